@@ -1,0 +1,98 @@
+// Scripted players: random, discard-only, and a heuristic in four presets.
+//
+// Contract of every bot: Act() reads only what the player to move may know (own hand, both
+// expeditions, the discard piles, the deck's size, the opponent's cards known from pile draws,
+// scores and the decision counter), never the opponent's hidden cards or the deck order; the
+// conformance suite checks this by resampling the hidden cards. A bot is not thread-safe; use
+// one per thread. Randomness comes only from the Rng passed in.
+//
+// The heuristic (HeuristicBot), per decision of the player to move:
+//  * Projection. For each color it estimates what the expedition would be worth if committed
+//    to: current sum + the playable numbered cards in hand + `optimism` x P(draw) x the values
+//    of the unseen numbered cards that could still follow, minus the cost, times (1 + wagers),
+//    plus the bonus if the projected card count reaches the threshold. P(draw) is
+//    deck_size / (2 x unseen cards): the chance that an unseen card reaches this hand.
+//  * Playing. In an expedition already open it plays its lowest playable card if that skips at
+//    most `max_gap` cards that are still live (unseen or in a discard pile); it opens a new
+//    expedition when the projection reaches `open_margin` and at least `min_deck_to_open`
+//    cards remain (or the cards in hand already pay the cost). A wager is played only first,
+//    when the projection without it already clears `wager_margin`; otherwise wagers of that
+//    color are abandoned. Plays that skip nothing come first, then openings, then the rest.
+//  * The end of the deck. When fewer turns remain than pending plays, it plays the most
+//    valuable card that raises its score, and opens an expedition only if the cards in hand
+//    alone pay for it.
+//  * Discarding (when no play qualifies). It discards the card with the lowest keep value +
+//    danger: keep value is high for cards playable on its open expeditions, lower for cards of
+//    promising unopened colors, zero for dead cards; danger is the card's value if the
+//    opponent could play it on an open expedition (a fraction of it if the opponent has not
+//    opened that color).
+//  * Drawing. It takes a discard-pile top that it can play on an open expedition with a small
+//    gap, or that lifts an unopened color's projection over `open_margin`; otherwise the deck.
+// Presets: cautious (low optimism, high margins, gap 1), balanced, aggressive (high optimism,
+// low margins, gap 3), and noisy (balanced, but a uniformly random legal action with
+// probability 0.15).
+#ifndef LCFR_ENGINE_BOTS_H_
+#define LCFR_ENGINE_BOTS_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/lost_cities.h"
+
+namespace lcfr::engine {
+
+class Bot {
+ public:
+  virtual ~Bot() = default;
+  // Returns a legal action for the player to move. Precondition: !IsTerminal(state).
+  virtual int Act(const LostCities& game, const State& state, Rng& rng) = 0;
+  virtual std::string Name() const = 0;
+};
+
+class RandomBot final : public Bot {
+ public:
+  int Act(const LostCities& game, const State& state, Rng& rng) override;
+  std::string Name() const override { return "random"; }
+};
+
+// Never plays: discards its first hand slot and always draws from the deck. Scores 0.
+class DiscardOnlyBot final : public Bot {
+ public:
+  int Act(const LostCities& game, const State& state, Rng& rng) override;
+  std::string Name() const override { return "discard-only"; }
+};
+
+struct HeuristicParams {
+  double optimism = 1.0;      // weight of unseen cards in the projection
+  double open_margin = 5.0;   // projected points needed to open an expedition
+  double wager_margin = 10.0; // projected points (before the wager) needed to play a wager
+  int max_gap = 2;            // live cards an in-expedition play may skip
+  int min_deck_to_open = 8;   // deck size below which only self-paying openings happen
+  double noise = 0.0;         // probability of a uniformly random legal action
+};
+
+class HeuristicBot final : public Bot {
+ public:
+  HeuristicBot(std::string name, const HeuristicParams& params)
+      : name_(std::move(name)), params_(params) {}
+  int Act(const LostCities& game, const State& state, Rng& rng) override;
+  std::string Name() const override { return name_; }
+  const HeuristicParams& params() const { return params_; }
+
+ private:
+  std::string name_;
+  HeuristicParams params_;
+};
+
+// Names accepted by MakeBot, e.g. for --help text.
+std::vector<std::string> BotNames();
+// "random", "discard-only", "heuristic-cautious", "heuristic-balanced",
+// "heuristic-aggressive", "heuristic-noisy" ("heuristic" = balanced).
+absl::StatusOr<std::unique_ptr<Bot>> MakeBot(std::string_view name);
+
+}  // namespace lcfr::engine
+
+#endif  // LCFR_ENGINE_BOTS_H_

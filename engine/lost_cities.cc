@@ -1,0 +1,545 @@
+#include "engine/lost_cities.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "engine/strings.h"
+
+namespace lcfr::engine {
+namespace {
+
+int HighestBit(uint32_t mask) { return 31 - std::countl_zero(mask); }  // -1 for 0
+
+// Calls fn(index) for every set bit of mask, lowest first.
+template <typename Fn>
+void ForEachBit(uint32_t mask, Fn&& fn) {
+  while (mask != 0) {
+    fn(std::countr_zero(mask));
+    mask &= mask - 1;
+  }
+}
+
+}  // namespace
+
+const char* EndReasonName(EndReason reason) {
+  switch (reason) {
+    case EndReason::kNotOver: return "not_over";
+    case EndReason::kDeckEmpty: return "deck_empty";
+    case EndReason::kNoLegalDraw: return "no_legal_draw";
+    case EndReason::kDecisionCap: return "decision_cap";
+  }
+  return "unknown";
+}
+
+LostCities::LostCities(const Rules& rules) : rules_(rules) {
+  const absl::Status status = Validate(rules);
+  LCFR_CHECK(status.ok()) << status.message();
+  const int k = rules.cards_per_color();
+  num_actions_ = rules.num_actions();
+  encoding_size_ = kCardPlanes * rules.colors * k + kColorFeatures * rules.colors +
+                   rules.hand_size * (rules.colors + 4) + kGlobalFeatures + num_actions_;
+  color_mask_ = static_cast<uint16_t>((1u << k) - 1);
+  wager_mask_ = static_cast<uint16_t>((1u << rules.wagers) - 1);
+  max_color_sum_ = 0;
+  for (int i = 0; i < k; ++i) {
+    const int value = i < rules.wagers ? 0 : rules.min_rank + i - rules.wagers;
+    value_of_index_[i] = static_cast<int8_t>(value);
+    // A numbered card needs every card in the expedition below it; a wager needs no numbered
+    // card there (wagers may follow wagers).
+    play_shift_[i] = static_cast<uint8_t>(std::max(i, rules.wagers));
+    max_color_sum_ += value;
+  }
+  LCFR_CHECK_LE(max_color_sum_, 32767);
+}
+
+absl::StatusOr<LostCities> LostCities::Create(const Rules& rules) {
+  if (absl::Status status = Validate(rules); !status.ok()) return status;
+  return LostCities(rules);
+}
+
+std::vector<Card> LostCities::SortedDeck() const {
+  std::vector<Card> deck;
+  deck.reserve(static_cast<size_t>(rules_.deck_size()));
+  for (int c = 0; c < rules_.colors; ++c) {
+    for (int i = 0; i < rules_.cards_per_color(); ++i) deck.push_back(MakeCard(c, i));
+  }
+  return deck;
+}
+
+absl::StatusOr<State> LostCities::DealFromDeck(std::span<const Card> deck) const {
+  const int n = rules_.deck_size();
+  if (static_cast<int>(deck.size()) != n) {
+    return absl::InvalidArgumentError(StrCat("deck has ", deck.size(),
+                                                   " cards; these rules need exactly ", n));
+  }
+  uint64_t seen[2] = {0, 0};
+  for (size_t pos = 0; pos < deck.size(); ++pos) {
+    const Card card = deck[pos];
+    if (card == kNoCard || CardColor(card) >= rules_.colors ||
+        CardIndex(card) >= rules_.cards_per_color()) {
+      return absl::InvalidArgumentError(
+          StrCat("deck[", pos, "]: card id ", int{card}, " is not a card of these rules"));
+    }
+    uint64_t& word = seen[card >> 6];
+    const uint64_t bit = uint64_t{1} << (card & 63);
+    if (word & bit) {
+      return absl::InvalidArgumentError(
+          StrCat("deck[", pos, "]: card ", CardName(rules_, card), " appears twice"));
+    }
+    word |= bit;
+  }
+
+  State s;
+  std::memset(&s, 0, sizeof(s));  // padding too, so that byte-wise comparisons are stable
+  for (auto& hand : s.hand) hand.fill(kNoCard);
+  for (auto& pile : s.pile) pile.fill(kNoCard);
+  s.deck.fill(kNoCard);
+  s.last_discard = -1;
+  s.phase = Phase::kCard;
+  s.end = EndReason::kNotOver;
+  const int h = rules_.hand_size;
+  for (int k = 0; k < 2 * h; ++k) {
+    InsertIntoHand(s, k % 2, deck[static_cast<size_t>(n - 1 - k)]);
+  }
+  s.deck_size = static_cast<uint8_t>(n - 2 * h);
+  std::copy_n(deck.begin(), s.deck_size, s.deck.begin());
+  return s;
+}
+
+State LostCities::Deal(Rng& rng) const {
+  std::vector<Card> deck = SortedDeck();
+  for (size_t i = deck.size() - 1; i > 0; --i) {
+    const uint32_t j = rng.Uniform(static_cast<uint32_t>(i + 1));
+    std::swap(deck[i], deck[j]);
+  }
+  absl::StatusOr<State> s = DealFromDeck(deck);
+  LCFR_CHECK(s.ok()) << s.status().message();
+  return *s;
+}
+
+State LostCities::DealFromSeed(uint64_t seed) const {
+  Rng rng(seed);
+  return Deal(rng);
+}
+
+ActionMask LostCities::LegalMask(const State& s) const {
+  if (s.end != EndReason::kNotOver) return 0;
+  const int p = s.player;
+  ActionMask mask = 0;
+  if (s.phase == Phase::kCard) {
+    for (int k = 0; k < s.hand_count[p]; ++k) {
+      const Card card = s.hand[p][k];
+      const bool playable =
+          (s.expedition[p][CardColor(card)] >> play_shift_[CardIndex(card)]) == 0;
+      mask |= (ActionMask{2} | ActionMask{playable}) << (2 * k);
+    }
+    return mask;
+  }
+  const int h = rules_.hand_size;
+  if (s.deck_size > 0) mask |= ActionMask{1} << (2 * h);
+  for (int c = 0; c < rules_.colors; ++c) {
+    if (s.pile_size[c] > 0 && c != s.last_discard) mask |= ActionMask{1} << (2 * h + 1 + c);
+  }
+  return mask;
+}
+
+std::vector<int> LostCities::LegalActions(const State& s) const {
+  std::vector<int> actions;
+  ForEachBit(LegalMask(s), [&](int a) { actions.push_back(a); });
+  return actions;
+}
+
+Card LostCities::ActionCard(const State& s, int action) const {
+  const int h = rules_.hand_size;
+  if (action < 2 * h) return s.hand[s.player][action >> 1];
+  if (action == 2 * h) return kNoCard;
+  const int c = action - 2 * h - 1;
+  return MakeCard(c, s.pile[c][s.pile_size[c] - 1]);
+}
+
+int LostCities::ColorScore(const State& s, int player, int color) const {
+  const uint32_t exp = s.expedition[player][color];
+  if (exp == 0) return 0;
+  const int wagers = std::popcount(exp & wager_mask_);
+  const int cards = std::popcount(exp);
+  return (s.expedition_sum[player][color] - rules_.expedition_cost) * (1 + wagers) +
+         (cards >= rules_.bonus_threshold ? rules_.bonus : 0);
+}
+
+void LostCities::RecomputeScore(State& s, int player, int color, int old_color_score) const {
+  s.score[player] += ColorScore(s, player, color) - old_color_score;
+}
+
+void LostCities::InsertIntoHand(State& s, int player, Card card) const {
+  auto& hand = s.hand[player];
+  int j = s.hand_count[player];
+  while (j > 0 && hand[j - 1] > card) {
+    hand[j] = hand[j - 1];
+    --j;
+  }
+  hand[j] = card;
+  ++s.hand_count[player];
+}
+
+UndoRecord LostCities::ApplyUnchecked(State& s, int action) const {
+  LCFR_DCHECK((LegalMask(s) >> action) & 1) << "illegal action " << action;
+  const int p = s.player;
+  const int h = rules_.hand_size;
+  UndoRecord undo{kNoCard, s.last_discard, 0};
+  ++s.decisions;
+  if (s.phase == Phase::kCard) {
+    auto& hand = s.hand[p];
+    const int slot = action >> 1;
+    const Card card = hand[slot];
+    const int count = s.hand_count[p];
+    for (int j = slot; j + 1 < count; ++j) hand[j] = hand[j + 1];
+    hand[count - 1] = kNoCard;
+    s.hand_count[p] = static_cast<uint8_t>(count - 1);
+
+    const int c = CardColor(card);
+    const int i = CardIndex(card);
+    const auto bit = static_cast<uint16_t>(1u << i);
+    undo.card = card;
+    undo.was_known = (s.known[p][c] & bit) != 0;
+    s.known[p][c] &= static_cast<uint16_t>(~bit);
+    if ((action & 1) == 0) {
+      const int old = ColorScore(s, p, c);
+      s.expedition[p][c] |= bit;
+      s.expedition_sum[p][c] = static_cast<int16_t>(s.expedition_sum[p][c] + value_of_index_[i]);
+      RecomputeScore(s, p, c, old);
+    } else {
+      s.pile[c][s.pile_size[c]++] = static_cast<uint8_t>(i);
+      s.last_discard = static_cast<int8_t>(c);
+    }
+    s.phase = Phase::kDraw;
+    if (s.decisions >= rules_.max_decisions) {
+      s.end = EndReason::kDecisionCap;
+    } else if (LegalMask(s) == 0) {
+      s.end = EndReason::kNoLegalDraw;
+    }
+    return undo;
+  }
+
+  Card card;
+  if (action == 2 * h) {
+    card = s.deck[--s.deck_size];
+  } else {
+    const int c = action - 2 * h - 1;
+    const int i = s.pile[c][--s.pile_size[c]];
+    s.pile[c][s.pile_size[c]] = kNoCard;
+    card = MakeCard(c, i);
+    const auto bit = static_cast<uint16_t>(1u << i);
+    undo.was_known = (s.known[p][c] & bit) != 0;
+    s.known[p][c] |= bit;
+  }
+  undo.card = card;
+  InsertIntoHand(s, p, card);
+  s.last_discard = -1;
+  s.phase = Phase::kCard;
+  s.player = static_cast<uint8_t>(1 - p);
+  if (s.deck_size == 0) {
+    s.end = EndReason::kDeckEmpty;
+  } else if (s.decisions >= rules_.max_decisions) {
+    s.end = EndReason::kDecisionCap;
+  }
+  return undo;
+}
+
+void LostCities::Undo(State& s, int action, const UndoRecord& undo) const {
+  const int h = rules_.hand_size;
+  s.end = EndReason::kNotOver;
+  --s.decisions;
+  s.last_discard = undo.last_discard;
+  const Card card = undo.card;
+  const int c = CardColor(card);
+  const int i = CardIndex(card);
+  const auto bit = static_cast<uint16_t>(1u << i);
+  if (s.phase == Phase::kCard) {
+    // Undo a draw by the previous player.
+    const int p = 1 - s.player;
+    s.player = static_cast<uint8_t>(p);
+    s.phase = Phase::kDraw;
+    auto& hand = s.hand[p];
+    const int count = s.hand_count[p];
+    int j = 0;
+    while (hand[j] != card) ++j;
+    for (; j + 1 < count; ++j) hand[j] = hand[j + 1];
+    hand[count - 1] = kNoCard;
+    s.hand_count[p] = static_cast<uint8_t>(count - 1);
+    if (action == 2 * h) {
+      ++s.deck_size;
+    } else {
+      s.pile[c][s.pile_size[c]++] = static_cast<uint8_t>(i);
+      if (!undo.was_known) s.known[p][c] &= static_cast<uint16_t>(~bit);
+    }
+    return;
+  }
+  // Undo a card decision.
+  const int p = s.player;
+  s.phase = Phase::kCard;
+  if ((action & 1) == 0) {
+    const int old = ColorScore(s, p, c);
+    s.expedition[p][c] &= static_cast<uint16_t>(~bit);
+    s.expedition_sum[p][c] = static_cast<int16_t>(s.expedition_sum[p][c] - value_of_index_[i]);
+    RecomputeScore(s, p, c, old);
+  } else {
+    s.pile[c][--s.pile_size[c]] = kNoCard;
+  }
+  InsertIntoHand(s, p, card);
+  if (undo.was_known) s.known[p][c] |= bit;
+}
+
+std::string LostCities::ActionName(const State& s, int action) const {
+  const int h = rules_.hand_size;
+  if (action < 0 || action >= num_actions_) return StrCat("action ", action);
+  if (action < 2 * h) {
+    const int slot = action >> 1;
+    const std::string verb = (action & 1) ? "discard" : "play";
+    if (slot >= s.hand_count[s.player]) return StrCat(verb, " slot ", slot);
+    return StrCat(verb, " ", CardName(rules_, s.hand[s.player][slot]));
+  }
+  if (action == 2 * h) return "draw deck";
+  return StrCat("draw ", std::string(1, kColorLetters[action - 2 * h - 1]));
+}
+
+absl::Status LostCities::ApplyChecked(State& s, int action) const {
+  if (IsTerminal(s)) {
+    return absl::FailedPreconditionError(
+        StrCat("the game is over (", EndReasonName(s.end), "); no action is legal"));
+  }
+  if (action < 0 || action >= num_actions_) {
+    return absl::InvalidArgumentError(
+        StrCat("action ", action, " is out of range [0, ", num_actions_, ")"));
+  }
+  const int h = rules_.hand_size;
+  const int p = s.player;
+  if (!((LegalMask(s) >> action) & 1)) {
+    std::string why;
+    if (s.phase == Phase::kCard) {
+      if (action >= 2 * h) {
+        why = "this is a card decision (play or discard), not a draw";
+      } else if ((action >> 1) >= s.hand_count[p]) {
+        why = StrCat("hand slot ", action >> 1, " is empty (hand has ",
+                           int{s.hand_count[p]}, " cards)");
+      } else {
+        const Card card = s.hand[p][action >> 1];
+        const uint32_t exp = s.expedition[p][CardColor(card)];
+        const int top = HighestBit(exp);
+        why = IsWager(rules_, card)
+                  ? StrCat("cannot play wager ", CardName(rules_, card),
+                                 ": the expedition already holds a numbered card")
+                  : StrCat("cannot play ", CardName(rules_, card),
+                                 ": the expedition's highest card is ",
+                                 CardName(rules_, MakeCard(CardColor(card), top)));
+      }
+    } else if (action < 2 * h) {
+      why = "this is a draw decision, not a play or discard";
+    } else {
+      const int c = action - 2 * h - 1;
+      if (c == s.last_discard) {
+        why = StrCat("cannot draw back from pile ", std::string(1, kColorLetters[c]),
+                           ": it was discarded to this turn");
+      } else {
+        why = StrCat("discard pile ", std::string(1, kColorLetters[c]), " is empty");
+      }
+    }
+    return absl::InvalidArgumentError(
+        StrCat("illegal action ", action, " (", ActionName(s, action), "): ", why));
+  }
+  ApplyUnchecked(s, action);
+  return absl::OkStatus();
+}
+
+void LostCities::Encode(const State& s, std::span<float> out) const {
+  LCFR_DCHECK_EQ(static_cast<int>(out.size()), encoding_size_);
+  std::fill(out.begin(), out.end(), 0.0f);
+  const int colors = rules_.colors;
+  const int k = rules_.cards_per_color();
+  const int h = rules_.hand_size;
+  const int me = s.player;
+  const int opp = 1 - me;
+  const int plane = colors * k;
+  float* const o = out.data();
+
+  std::array<uint32_t, kMaxColors> my_hand{};
+  for (int j = 0; j < s.hand_count[me]; ++j) {
+    const Card card = s.hand[me][j];
+    my_hand[CardColor(card)] |= 1u << CardIndex(card);
+  }
+  std::array<uint32_t, kMaxColors> playable{};
+  for (int c = 0; c < colors; ++c) {
+    const uint32_t my_exp = s.expedition[me][c];
+    const uint32_t opp_exp = s.expedition[opp][c];
+    uint32_t piled = 0;
+    for (int j = 0; j < s.pile_size[c]; ++j) piled |= 1u << s.pile[c][j];
+    const uint32_t opp_known = s.known[opp][c];
+    const uint32_t unseen = color_mask_ & ~(my_hand[c] | my_exp | opp_exp | piled | opp_known);
+    // A card of index i is playable iff (expedition >> max(i, wagers)) == 0.
+    const int top = HighestBit(my_exp);
+    playable[c] = top >= rules_.wagers ? color_mask_ & ~((2u << top) - 1) : color_mask_;
+
+    const int base = c * k;
+    ForEachBit(my_hand[c], [&](int i) { o[0 * plane + base + i] = 1.0f; });
+    ForEachBit(my_exp, [&](int i) { o[1 * plane + base + i] = 1.0f; });
+    ForEachBit(opp_exp, [&](int i) { o[2 * plane + base + i] = 1.0f; });
+    ForEachBit(piled, [&](int i) { o[3 * plane + base + i] = 1.0f; });
+    int pile_top = -1;
+    if (s.pile_size[c] > 0) {
+      pile_top = s.pile[c][s.pile_size[c] - 1];
+      o[4 * plane + base + pile_top] = 1.0f;
+    }
+    ForEachBit(opp_known, [&](int i) { o[5 * plane + base + i] = 1.0f; });
+    ForEachBit(unseen, [&](int i) { o[6 * plane + base + i] = 1.0f; });
+
+    float* f = o + kCardPlanes * plane + c * kColorFeatures;
+    const float inv_wagers = rules_.wagers > 0 ? 1.0f / static_cast<float>(rules_.wagers) : 0.0f;
+    const float inv_k = 1.0f / static_cast<float>(k);
+    const float inv_sum = max_color_sum_ > 0 ? 1.0f / static_cast<float>(max_color_sum_) : 0.0f;
+    for (int side = 0; side < 2; ++side) {
+      const int who = side == 0 ? me : opp;
+      const uint32_t exp = s.expedition[who][c];
+      const int last = HighestBit(exp);
+      float* g = f + 5 * side;
+      g[0] = static_cast<float>(s.expedition_sum[who][c]) * inv_sum;
+      g[1] = static_cast<float>(std::popcount(exp)) * inv_k;
+      g[2] = static_cast<float>(std::popcount(exp & wager_mask_)) * inv_wagers;
+      g[3] = last >= rules_.wagers
+                 ? static_cast<float>(last - rules_.wagers + 1) / static_cast<float>(rules_.ranks)
+                 : 0.0f;
+      g[4] = static_cast<float>(ColorScore(s, who, c)) / kScoreScale;
+    }
+    const int my_playable = std::popcount(my_hand[c] & playable[c]);
+    f[10] = static_cast<float>(my_playable) / static_cast<float>(h);
+    f[11] = pile_top >= 0 && ((playable[c] >> pile_top) & 1) ? 1.0f : 0.0f;
+    f[12] = static_cast<float>(s.pile_size[c]) * inv_k;
+    f[13] = static_cast<float>(std::popcount(unseen)) * inv_k;
+    f[14] = c == s.last_discard ? 1.0f : 0.0f;
+  }
+
+  float* slots = o + kCardPlanes * plane + kColorFeatures * colors;
+  const int slot_width = colors + 4;
+  const float max_value = static_cast<float>(rules_.min_rank + rules_.ranks - 1);
+  for (int j = 0; j < s.hand_count[me]; ++j) {
+    const Card card = s.hand[me][j];
+    const int c = CardColor(card);
+    const int i = CardIndex(card);
+    float* f = slots + j * slot_width;
+    f[c] = 1.0f;
+    f[colors] = i < rules_.wagers ? 1.0f : 0.0f;
+    f[colors + 1] = max_value > 0 ? static_cast<float>(value_of_index_[i]) / max_value : 0.0f;
+    f[colors + 2] = ((playable[c] >> i) & 1) ? 1.0f : 0.0f;
+    f[colors + 3] = 1.0f;
+  }
+
+  float* g = slots + h * slot_width;
+  g[0] = static_cast<float>(s.deck_size) / static_cast<float>(rules_.deck_size() - 2 * h);
+  g[1] = s.phase == Phase::kCard ? 1.0f : 0.0f;
+  g[2] = s.phase == Phase::kDraw ? 1.0f : 0.0f;
+  g[3] = static_cast<float>(s.score[me] - s.score[opp]) / kScoreScale;
+  g[4] = static_cast<float>(s.decisions) / static_cast<float>(rules_.max_decisions);
+
+  float* legal = g + kGlobalFeatures;
+  ForEachBit(LegalMask(s), [&](int a) { legal[a] = 1.0f; });
+}
+
+std::vector<Card> LostCities::HiddenFromMover(const State& s) const {
+  const int opp = 1 - s.player;
+  std::vector<Card> hidden;
+  for (int j = 0; j < s.hand_count[opp]; ++j) {
+    const Card card = s.hand[opp][j];
+    if (!((s.known[opp][CardColor(card)] >> CardIndex(card)) & 1)) hidden.push_back(card);
+  }
+  hidden.insert(hidden.end(), s.deck.begin(), s.deck.begin() + s.deck_size);
+  return hidden;
+}
+
+void LostCities::RefreshCaches(State& s) const {
+  for (int p = 0; p < 2; ++p) {
+    s.score[p] = 0;
+    for (int c = 0; c < kMaxColors; ++c) {
+      int sum = 0;
+      for (uint32_t m = s.expedition[p][c]; m; m &= m - 1) sum += value_of_index_[std::countr_zero(m)];
+      s.expedition_sum[p][c] = static_cast<int16_t>(sum);
+      if (c < rules_.colors) s.score[p] += ColorScore(s, p, c);
+    }
+  }
+}
+
+absl::Status LostCities::CheckInvariants(const State& s) const {
+  auto fail = [](auto&&... parts) { return absl::InternalError(StrCat(parts...)); };
+  const int h = rules_.hand_size;
+  const int colors = rules_.colors;
+  std::array<int, kMaxDeckSize> seen{};
+  auto count = [&](Card card, const char* where) -> absl::Status {
+    if (card == kNoCard || CardColor(card) >= colors ||
+        CardIndex(card) >= rules_.cards_per_color()) {
+      return fail("invalid card id ", int{card}, " in ", where);
+    }
+    if (++seen[card] > 1) return fail("card ", CardName(rules_, card), " twice (", where, ")");
+    return absl::OkStatus();
+  };
+  for (int p = 0; p < 2; ++p) {
+    const int expected =
+        (s.phase == Phase::kDraw && p == s.player) ? h - 1 : h;
+    if (s.hand_count[p] != expected) {
+      return fail("player ", p, " holds ", int{s.hand_count[p]}, " cards, expected ", expected);
+    }
+    for (int j = 0; j < kMaxHandSize; ++j) {
+      const Card card = s.hand[p][j];
+      if (j >= s.hand_count[p]) {
+        if (card != kNoCard) return fail("hand ", p, " slot ", j, " past the hand is not empty");
+        continue;
+      }
+      if (absl::Status st = count(card, "hand"); !st.ok()) return st;
+      if (j > 0 && s.hand[p][j - 1] >= card) return fail("hand ", p, " is not sorted");
+    }
+    int total = 0;
+    for (int c = 0; c < kMaxColors; ++c) {
+      const uint32_t exp = s.expedition[p][c];
+      if (c >= colors && (exp | s.known[p][c]) != 0) return fail("color ", c, " out of range");
+      int sum = 0;
+      for (int i = 0; i < kMaxCardsPerColor; ++i) {
+        if (!((exp >> i) & 1)) continue;
+        if (absl::Status st = count(MakeCard(c, i), "expedition"); !st.ok()) return st;
+        sum += value_of_index_[i];
+      }
+      if (sum != s.expedition_sum[p][c]) {
+        return fail("cached expedition sum ", s.expedition_sum[p][c], " != ", sum);
+      }
+      if (c < colors) total += ColorScore(s, p, c);
+      for (int i = 0; i < kMaxCardsPerColor; ++i) {
+        if (!((s.known[p][c] >> i) & 1)) continue;
+        if (!std::binary_search(s.hand[p].begin(), s.hand[p].begin() + s.hand_count[p],
+                                MakeCard(c, i))) {
+          return fail("known card ", CardName(rules_, MakeCard(c, i)), " not in hand ", p);
+        }
+      }
+    }
+    if (total != s.score[p]) return fail("cached score ", s.score[p], " != ", total);
+  }
+  for (int c = 0; c < kMaxColors; ++c) {
+    for (int j = 0; j < kMaxCardsPerColor; ++j) {
+      const uint8_t index = s.pile[c][j];
+      if (j >= s.pile_size[c]) {
+        if (index != kNoCard) return fail("pile ", c, " entry past its size is not empty");
+        continue;
+      }
+      if (absl::Status st = count(MakeCard(c, index), "discard pile"); !st.ok()) return st;
+    }
+  }
+  for (int j = 0; j < s.deck_size; ++j) {
+    if (absl::Status st = count(s.deck[j], "deck"); !st.ok()) return st;
+  }
+  for (Card card : SortedDeck()) {
+    if (seen[card] != 1) return fail("card ", CardName(rules_, card), " is missing");
+  }
+  if (s.phase == Phase::kCard && s.last_discard != -1) {
+    return fail("last_discard set during a card decision");
+  }
+  if (s.decisions > rules_.max_decisions) return fail("decisions exceed the cap");
+  if (!IsTerminal(s) && s.deck_size == 0) return fail("deck empty but game not over");
+  return absl::OkStatus();
+}
+
+}  // namespace lcfr::engine

@@ -1,0 +1,194 @@
+// The Lost Cities game engine: a trivially copyable State and the LostCities rules object that
+// deals, lists legal actions, applies and undoes them in place, scores, and encodes information
+// states for the networks.
+//
+// Actions (rules.md): one action space of size 2 * hand_size + 1 + colors, shared by both
+// decisions of a turn:
+//   2 * slot       play the card in hand slot `slot`
+//   2 * slot + 1   discard it
+//   2 * hand_size  draw from the deck
+//   2 * hand_size + 1 + c  draw from the discard pile of color c
+// Hand slot order: a hand is kept sorted by card id (engine/card.h), i.e. by color Y B W G R P,
+// then wagers, then ascending value. Slot k is the k-th card in that order, for every consumer
+// (networks, bots, records, the agent protocol).
+//
+// Thread safety: a LostCities object is immutable after construction and may be shared; a State
+// is a plain value owned by its user.
+#ifndef LCFR_ENGINE_LOST_CITIES_H_
+#define LCFR_ENGINE_LOST_CITIES_H_
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "engine/card.h"
+#include "engine/check.h"
+#include "engine/rng.h"
+#include "engine/rules.h"
+
+namespace lcfr::engine {
+
+enum class Phase : uint8_t { kCard = 0, kDraw = 1 };
+
+enum class EndReason : uint8_t {
+  kNotOver = 0,
+  kDeckEmpty = 1,     // a draw took the last card of the deck (the normal end)
+  kNoLegalDraw = 2,   // defensive rule: the draw decision had no legal draw
+  kDecisionCap = 3,   // max_decisions reached; scored as it stands
+};
+const char* EndReasonName(EndReason reason);
+
+using ActionMask = uint32_t;  // bit a set = action a legal; kMaxActions <= 32
+
+// The full game state, including hidden information (the opponent's hand, the deck order).
+// Fixed-size, no heap, trivially copyable; operator== compares every field, so entries past a
+// container's size are kept at kNoCard to make equality exact after undo.
+struct State {
+  // hand[p][0..hand_count[p]) sorted ascending by card id; the rest kNoCard.
+  std::array<std::array<Card, kMaxHandSize>, 2> hand;
+  std::array<uint8_t, 2> hand_count;
+  // Per player and color, a mask of card indices (bit = CardIndex) in the expedition.
+  std::array<std::array<uint16_t, kMaxColors>, 2> expedition;
+  // Per player and color, cards in the player's hand that both players know about because the
+  // player took them from a discard pile. Always a subset of the hand.
+  std::array<std::array<uint16_t, kMaxColors>, 2> known;
+  // Cached sum of face values per expedition and total score per player.
+  std::array<std::array<int16_t, kMaxColors>, 2> expedition_sum;
+  std::array<int32_t, 2> score;
+  // Discard piles, bottom first, as card indices within the color; past pile_size: kNoCard.
+  std::array<std::array<uint8_t, kMaxCardsPerColor>, kMaxColors> pile;
+  std::array<uint8_t, kMaxColors> pile_size;
+  // The deck order as dealt; the top is deck[deck_size - 1]. Entries past deck_size are the
+  // cards already drawn (kept so that undo can restore them).
+  std::array<Card, kMaxDeckSize> deck;
+  uint8_t deck_size;
+  uint8_t player;          // whose decision it is
+  Phase phase;
+  int8_t last_discard;     // color discarded to in this turn's card decision, -1 if none
+  uint16_t decisions;      // decisions taken so far (both players)
+  EndReason end;
+
+  bool operator==(const State&) const = default;
+};
+static_assert(std::is_trivially_copyable_v<State>);
+
+// What Apply() returns and Undo() needs to restore a state exactly.
+struct UndoRecord {
+  Card card;              // the card played, discarded or drawn
+  int8_t last_discard;    // State::last_discard before the action
+  uint8_t was_known;      // whether the card's bit in State::known was set before the action
+};
+
+class LostCities {
+ public:
+  // Precondition: Validate(rules).ok(). Use Create() for untrusted rules.
+  explicit LostCities(const Rules& rules = Rules{});
+  static absl::StatusOr<LostCities> Create(const Rules& rules);
+
+  const Rules& rules() const { return rules_; }
+  int num_actions() const { return num_actions_; }
+  int deck_action() const { return 2 * rules_.hand_size; }
+  int pile_action(int color) const { return 2 * rules_.hand_size + 1 + color; }
+
+  // ---- Dealing -------------------------------------------------------------------------
+  // The cards of the rule set in ascending id order (an unshuffled deck, bottom first).
+  std::vector<Card> SortedDeck() const;
+  // Deals from an explicit order: `deck` holds every card of the rule set once, the top is the
+  // last element; hands are dealt one card at a time, player 0 first. Errors name the problem.
+  absl::StatusOr<State> DealFromDeck(std::span<const Card> deck) const;
+  // Deals from a seed through the portable Rng (same seed, same deal everywhere).
+  State DealFromSeed(uint64_t seed) const;
+  // Shuffles the full deck with `rng` and deals.
+  State Deal(Rng& rng) const;
+
+  // ---- Queries -------------------------------------------------------------------------
+  static bool IsTerminal(const State& s) { return s.end != EndReason::kNotOver; }
+  static int CurrentPlayer(const State& s) { return s.player; }
+  // Legal actions of the player to move; 0 iff the state is terminal.
+  ActionMask LegalMask(const State& s) const;
+  std::vector<int> LegalActions(const State& s) const;
+  // The card an action names: the hand card for a card decision, the card that would be
+  // drawn for a pile draw, kNoCard for a deck draw. Precondition: the action is legal.
+  Card ActionCard(const State& s, int action) const;
+  // Score of one color for one player (0 if the expedition is empty).
+  int ColorScore(const State& s, int player, int color) const;
+  // Cached total score; equals the sum of ColorScore over colors.
+  static int Score(const State& s, int player) { return s.score[player]; }
+  // Payoff to `player`: own score minus the opponent's.
+  static int Payoff(const State& s, int player) { return s.score[player] - s.score[1 - player]; }
+
+  // ---- Transitions ---------------------------------------------------------------------
+  // Applies a legal action in place. Precondition: the action is legal (DCHECKed only).
+  UndoRecord ApplyUnchecked(State& s, int action) const;
+  // Exactly restores the state before ApplyUnchecked(s, action) returned `undo`.
+  void Undo(State& s, int action, const UndoRecord& undo) const;
+  // For untrusted input: applies the action or returns an error saying why it is illegal.
+  absl::Status ApplyChecked(State& s, int action) const;
+  // "play R7", "discard B*", "draw deck", "draw G".
+  std::string ActionName(const State& s, int action) const;
+
+  // ---- Information-state encoding --------------------------------------------------------
+  // Writes the information state of the player to move into `out` (size EncodingSize()).
+  // Observer-relative ("mine" = the player to move) and reads only what that player can know:
+  // two states differing only in the opponent's unknown cards and the deck order encode
+  // identically. Layout, with C = colors, K = ranks + wagers, H = hand_size, A = num_actions:
+  //
+  //   [0, 7*C*K)  card planes, plane*C*K + color*K + index, 1.0 where true:
+  //       0 in my hand          1 in my expedition        2 in the opponent's expedition
+  //       3 in a discard pile   4 top of its discard pile 5 known in the opponent's hand
+  //       6 unseen by me (in the deck or the opponent's hand, not known)
+  //   then C blocks of kColorFeatures, for each color:
+  //       0..4  my expedition: sum/max_sum, cards/K, wagers/W, last numbered rank/ranks,
+  //             color score/kScoreScale
+  //       5..9  the opponent's expedition, same five
+  //       10 cards in my hand I can play now/H   11 the pile top is playable for me
+  //       12 discard pile size/K                 13 unseen cards/K
+  //       14 I just discarded to this pile
+  //   then H blocks of (C + 4), for each hand slot: color one-hot (C), is wager,
+  //       value/max value, playable now, slot occupied
+  //   then kGlobalFeatures: deck size/initial deck size, card decision, draw decision,
+  //       (my score - opponent's)/kScoreScale, decisions/max_decisions
+  //   then A entries: the legal mask (1.0 legal)
+  // Classic rules: 420 + 75 + 72 + 5 + 22 = 594 floats.
+  static constexpr int kCardPlanes = 7;
+  static constexpr int kColorFeatures = 15;
+  static constexpr int kGlobalFeatures = 5;
+  static constexpr float kScoreScale = 100.0f;
+  int EncodingSize() const { return encoding_size_; }
+  void Encode(const State& s, std::span<float> out) const;
+
+  // Cards that the player to move cannot see: the opponent's hand minus its known cards,
+  // plus the deck. (Used by tests and by determinization; reads hidden information.)
+  std::vector<Card> HiddenFromMover(const State& s) const;
+
+  // Recomputes the cached expedition sums and scores from the expeditions (for states built
+  // by hand, e.g. from an agent-protocol observation).
+  void RefreshCaches(State& s) const;
+
+  // Checks every invariant of a state (card conservation, sorted hands, ascending expeditions,
+  // the wager rule, cached sums and scores, phase/hand sizes). Returns the first violation.
+  absl::Status CheckInvariants(const State& s) const;
+
+ private:
+  void RecomputeScore(State& s, int player, int color, int old_color_score) const;
+  void InsertIntoHand(State& s, int player, Card card) const;
+  // Precomputed per card index: face value, and the threshold shift that makes playing it
+  // legal iff (expedition >> shift) == 0.
+  Rules rules_;
+  int num_actions_;
+  int encoding_size_;
+  std::array<int8_t, kMaxCardsPerColor> value_of_index_{};
+  std::array<uint8_t, kMaxCardsPerColor> play_shift_{};
+  uint16_t color_mask_;    // all card indices of a color
+  uint16_t wager_mask_;    // the wager indices
+  int max_color_sum_;
+};
+
+}  // namespace lcfr::engine
+
+#endif  // LCFR_ENGINE_LOST_CITIES_H_

@@ -1,0 +1,59 @@
+#include "engine/match.h"
+
+#include <cmath>
+
+namespace lcfr::engine {
+
+GameOutcome PlayGame(const LostCities& game, State state, Bot* const bots[2], Rng& rng) {
+  while (!LostCities::IsTerminal(state)) {
+    const int action = bots[state.player]->Act(game, state, rng);
+    LCFR_CHECK((game.LegalMask(state) >> action) & 1)
+        << bots[state.player]->Name() << " chose illegal action " << action;
+    game.ApplyUnchecked(state, action);
+  }
+  return {{state.score[0], state.score[1]}, state.decisions, state.end};
+}
+
+Interval WilsonInterval(double successes, double n, double z) {
+  if (n <= 0) return {0.0, 1.0};
+  const double p = successes / n;
+  const double z2 = z * z;
+  const double center = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const double half = z * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
+  return {std::max(0.0, center - half), std::min(1.0, center + half)};
+}
+
+double MatchResult::score_diff_ci_half_width() const {
+  if (games < 2) return 0.0;
+  const double mean = mean_score_diff();
+  const double var = (score_diff_sq_sum - games * mean * mean) / (games - 1);
+  return 1.96 * std::sqrt(std::max(0.0, var) / games);
+}
+
+MatchResult PlayMatch(const LostCities& game, Bot& a, Bot& b, int games, uint64_t seed) {
+  MatchResult result;
+  for (int g = 0; g < games; ++g) {
+    const auto pair = static_cast<uint64_t>(g / 2);
+    const State deal = game.DealFromSeed(DeriveSeed({seed, pair}));
+    const int seat_a = g % 2;
+    Bot* bots[2];
+    bots[seat_a] = &a;
+    bots[1 - seat_a] = &b;
+    Rng rng(DeriveSeed({seed, pair, static_cast<uint64_t>(seat_a), 1}));
+    const GameOutcome outcome = PlayGame(game, deal, bots, rng);
+    const int diff = outcome.scores[seat_a] - outcome.scores[1 - seat_a];
+    ++result.games;
+    result.wins += diff > 0;
+    result.losses += diff < 0;
+    result.ties += diff == 0;
+    result.capped += outcome.end == EndReason::kDecisionCap;
+    result.score_diff_sum += diff;
+    result.score_diff_sq_sum += static_cast<double>(diff) * diff;
+    result.score_a_sum += outcome.scores[seat_a];
+    result.score_b_sum += outcome.scores[1 - seat_a];
+    result.decisions_sum += outcome.decisions;
+  }
+  return result;
+}
+
+}  // namespace lcfr::engine

@@ -1,0 +1,57 @@
+// Matches between bots: seat-alternating games on paired deals, with win rates and intervals.
+#ifndef LCFR_ENGINE_MATCH_H_
+#define LCFR_ENGINE_MATCH_H_
+
+#include <array>
+#include <cstdint>
+
+#include "engine/bots.h"
+#include "engine/lost_cities.h"
+
+namespace lcfr::engine {
+
+struct GameOutcome {
+  std::array<int, 2> scores{};
+  int decisions = 0;
+  EndReason end = EndReason::kNotOver;
+};
+
+// Plays one game from `state` to its end; bots[p] acts for seat p.
+GameOutcome PlayGame(const LostCities& game, State state, Bot* const bots[2], Rng& rng);
+
+struct Interval {
+  double low = 0.0;
+  double high = 0.0;
+};
+// Wilson score interval for `successes` out of `n` (z = 1.96: 95%).
+Interval WilsonInterval(double successes, double n, double z = 1.96);
+
+// Results from the point of view of bot A.
+struct MatchResult {
+  int games = 0;
+  int wins = 0;
+  int losses = 0;
+  int ties = 0;
+  int capped = 0;             // games cut at max_decisions (scored as they stood)
+  double score_diff_sum = 0;  // sum of (A's score - B's score)
+  double score_diff_sq_sum = 0;
+  double score_a_sum = 0;
+  double score_b_sum = 0;
+  double decisions_sum = 0;
+
+  // Ties count as half a win.
+  double win_rate() const { return games ? (wins + 0.5 * ties) / games : 0.0; }
+  Interval win_rate_ci() const { return WilsonInterval(wins + 0.5 * ties, games); }
+  double mean_score_diff() const { return games ? score_diff_sum / games : 0.0; }
+  // Half-width of the 95% normal interval of the mean score difference.
+  double score_diff_ci_half_width() const;
+  double mean_decisions() const { return games ? decisions_sum / games : 0.0; }
+};
+
+// Plays `games` games. Deals come in pairs: games 2k and 2k+1 use the same deal (from
+// DeriveSeed({seed, k})) with the seats swapped, A in seat 0 in even games.
+MatchResult PlayMatch(const LostCities& game, Bot& a, Bot& b, int games, uint64_t seed);
+
+}  // namespace lcfr::engine
+
+#endif  // LCFR_ENGINE_MATCH_H_

@@ -1,0 +1,216 @@
+// The engine conformance suite: seeded random playouts checking every invariant at every
+// state (style.md: "an engine conformance suite").
+#include <algorithm>
+#include <bit>
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "engine/lost_cities.h"
+#include "tests/engine/test_util.h"
+
+// Checks inside the playout loops fail through CONFORM, which costs nothing while they hold:
+// a REQUIRE per check would cost more than the engine work being checked.
+#define CONFORM(cond)                                                     \
+  do {                                                                    \
+    if (!(cond)) FAIL("violated: " #cond " at decision " << s.decisions); \
+  } while (false)
+
+namespace lcfr::engine {
+namespace {
+
+// Legality straight from rules.md, independent of the engine's bit tricks.
+ActionMask ReferenceMask(const LostCities& game, const State& s) {
+  if (LostCities::IsTerminal(s)) return 0;
+  const Rules& rules = game.rules();
+  const int p = s.player;
+  ActionMask mask = 0;
+  if (s.phase == Phase::kCard) {
+    for (int k = 0; k < s.hand_count[p]; ++k) {
+      const Card card = s.hand[p][k];
+      const int c = CardColor(card);
+      int highest_numbered = -1;
+      for (int i = 0; i < rules.cards_per_color(); ++i) {
+        if (((s.expedition[p][c] >> i) & 1) && i >= rules.wagers) {
+          highest_numbered = std::max(highest_numbered, CardValue(rules, MakeCard(c, i)));
+        }
+      }
+      const bool playable =
+          IsWager(rules, card) ? highest_numbered < 0 : CardValue(rules, card) > highest_numbered;
+      if (playable) mask |= 1u << (2 * k);
+      mask |= 1u << (2 * k + 1);
+    }
+  } else {
+    if (s.deck_size > 0) mask |= 1u << game.deck_action();
+    for (int c = 0; c < rules.colors; ++c) {
+      if (s.pile_size[c] > 0 && c != s.last_discard) mask |= 1u << game.pile_action(c);
+    }
+  }
+  return mask;
+}
+
+// A state equal to `s` except that the cards hidden from the player to move (the opponent's
+// unknown cards and the deck) are reshuffled among themselves.
+State ResampleHidden(const LostCities& game, const State& s, Rng& rng) {
+  std::vector<Card> hidden = game.HiddenFromMover(s);
+  for (size_t i = hidden.size(); i > 1; --i) {
+    std::swap(hidden[i - 1], hidden[rng.Uniform(static_cast<uint32_t>(i))]);
+  }
+  State t = s;
+  const int opp = 1 - s.player;
+  std::vector<Card> opp_hand;
+  size_t next = 0;
+  for (int j = 0; j < s.hand_count[opp]; ++j) {
+    const Card card = s.hand[opp][j];
+    const bool known = (s.known[opp][CardColor(card)] >> CardIndex(card)) & 1;
+    opp_hand.push_back(known ? card : hidden[next++]);
+  }
+  std::sort(opp_hand.begin(), opp_hand.end());
+  std::copy(opp_hand.begin(), opp_hand.end(), t.hand[opp].begin());
+  for (int j = 0; j < s.deck_size; ++j) t.deck[j] = hidden[next++];
+  return t;
+}
+
+struct Totals {
+  long states = 0;
+  long games = 0;
+  long capped = 0;
+  long deck_empty = 0;
+};
+
+// Plays one uniformly random game from `s`, checking everything at every state.
+void CheckedPlayout(const LostCities& game, State s, Rng& rng, Totals& totals) {
+  const Rules& rules = game.rules();
+  std::vector<float> enc(game.EncodingSize());
+  std::vector<float> enc_twin(game.EncodingSize());
+  for (;;) {
+    ++totals.states;
+    const absl::Status inv = game.CheckInvariants(s);
+    if (!inv.ok()) FAIL("invariant: " << inv.message() << " at decision " << s.decisions);
+    const ActionMask mask = game.LegalMask(s);
+    CONFORM(mask == ReferenceMask(game, s));
+    const std::vector<int> list = game.LegalActions(s);
+    CONFORM(static_cast<int>(list.size()) == std::popcount(mask));
+    for (int a : list) CONFORM(((mask >> a) & 1) == 1);
+    CONFORM(LostCities::IsTerminal(s) == (mask == 0));
+    CONFORM(std::is_sorted(list.begin(), list.end()));
+
+    // The encoding reads no hidden information, and the mask rides along in it.
+    game.Encode(s, enc);
+    const State twin = ResampleHidden(game, s, rng);
+    CONFORM(game.CheckInvariants(twin).ok());
+    game.Encode(twin, enc_twin);
+    CONFORM(enc == enc_twin);
+    CONFORM(game.LegalMask(twin) == mask);
+    const float* legal = enc.data() + game.EncodingSize() - game.num_actions();
+    for (int a = 0; a < game.num_actions(); ++a) CONFORM((legal[a] == 1.0f) == ((mask >> a) & 1));
+
+    if (mask == 0) break;
+
+    // Every legal action undoes exactly.
+    for (int a : list) {
+      State copy = s;
+      const UndoRecord undo = game.ApplyUnchecked(copy, a);
+      game.Undo(copy, a, undo);
+      CONFORM(copy == s);
+    }
+    // Illegal actions are refused by the checked apply and leave the state alone (on every
+    // 8th state: building the error messages is the slowest part of the suite).
+    for (int a = 0; a < game.num_actions() && s.decisions % 8 == 0; ++a) {
+      if ((mask >> a) & 1) continue;
+      State copy = s;
+      CONFORM(!game.ApplyChecked(copy, a).ok());
+      CONFORM(copy == s);
+    }
+
+    const int action = list[rng.Uniform(static_cast<uint32_t>(list.size()))];
+    const int p = s.player;
+    if (s.phase == Phase::kCard && (action & 1) == 0) {
+      // Ascending expeditions and the wager rule, checked on the move itself.
+      const Card card = s.hand[p][action >> 1];
+      const int c = CardColor(card);
+      const uint32_t numbered = s.expedition[p][c] & ~((1u << rules.wagers) - 1);
+      if (IsWager(rules, card)) {
+        CONFORM(numbered == 0);
+      } else {
+        CONFORM((numbered >> CardIndex(card)) == 0);
+      }
+    }
+    const int deck_before = s.deck_size;
+    const int decisions_before = s.decisions;
+    game.ApplyUnchecked(s, action);
+    CONFORM(s.decisions == decisions_before + 1);
+    if (action == game.deck_action()) CONFORM(s.deck_size == deck_before - 1);
+  }
+  ++totals.games;
+  CONFORM(s.decisions <= rules.max_decisions);
+  if (s.end == EndReason::kDecisionCap) {
+    ++totals.capped;
+    CONFORM(s.decisions == rules.max_decisions);
+  }
+  if (s.end == EndReason::kDeckEmpty) {
+    ++totals.deck_empty;
+    CONFORM(s.deck_size == 0);
+  }
+}
+
+TEST_CASE("conformance: 8,000 random classic games, every state checked", "[conformance]") {
+  const LostCities game;
+  Totals totals;
+  for (uint64_t g = 0; g < 8000; ++g) {
+    Rng rng(DeriveSeed({0xC0FFEE, g}));
+    CheckedPlayout(game, game.Deal(rng), rng, totals);
+  }
+  CHECK(totals.games == 8000);
+  CHECK(totals.deck_empty + totals.capped == totals.games);
+  WARN("classic: " << totals.states << " states, " << totals.capped << " games capped");
+}
+
+TEST_CASE("conformance: 2,000 random games on random rule variants", "[conformance]") {
+  Totals totals;
+  for (uint64_t g = 0; g < 2000; ++g) {
+    Rng rng(DeriveSeed({0xBEEF, g}));
+    const Rules rules = testing::RandomRules(rng);
+    const LostCities game(rules);
+    INFO("rules: " << ToString(rules));
+    CheckedPlayout(game, game.Deal(rng), rng, totals);
+  }
+  CHECK(totals.games == 2000);
+  CHECK(totals.deck_empty + totals.capped == totals.games);
+  WARN("variants: " << totals.states << " states, " << totals.capped << " games capped");
+}
+
+TEST_CASE("conformance: the decision cap ends a game and is reported", "[conformance]") {
+  Rules rules;
+  rules.max_decisions = 7;  // ends in the middle of a turn: after a card decision
+  const LostCities game(rules);
+  State s = game.DealFromSeed(5);
+  Rng rng(5);
+  while (!LostCities::IsTerminal(s)) game.ApplyUnchecked(s, game.LegalActions(s).front());
+  CHECK(s.end == EndReason::kDecisionCap);
+  CHECK(s.decisions == 7);
+  CHECK(s.phase == Phase::kDraw);
+  CHECK(game.LegalMask(s) == 0);
+  CHECK(game.CheckInvariants(s).ok());
+}
+
+TEST_CASE("conformance: discarding forbids drawing that pile back this turn", "[conformance]") {
+  const LostCities game;
+  State s = game.DealFromSeed(9);
+  const Card card = s.hand[0][0];
+  game.ApplyUnchecked(s, 1);  // discard slot 0
+  const int c = CardColor(card);
+  CHECK(s.last_discard == c);
+  CHECK_FALSE((game.LegalMask(s) >> game.pile_action(c)) & 1);
+  const absl::Status st = game.ApplyChecked(s, game.pile_action(c));
+  REQUIRE_FALSE(st.ok());
+  CHECK(std::string(st.message()).find("discarded to this turn") != std::string::npos);
+  game.ApplyUnchecked(s, game.deck_action());
+  // Player 1 may take it.
+  CHECK((game.LegalMask(s) >> 1) & 1);
+  game.ApplyUnchecked(s, 1);
+  CHECK((((game.LegalMask(s) >> game.pile_action(c)) & 1) == 1 || s.last_discard == c));
+}
+
+}  // namespace
+}  // namespace lcfr::engine
