@@ -299,7 +299,7 @@ absl::StatusOr<std::unique_ptr<Bot>> MakeBot(std::string_view name) {
   if (name == "discard-only") return std::make_unique<DiscardOnlyBot>();
   HeuristicParams p;
   if (name == "heuristic-cautious") {
-    p = {.optimism = 0.7, .open_margin = 10, .wager_margin = 18, .max_gap = 1,
+    p = {.optimism = 0.7, .open_margin = 4, .wager_margin = 20, .max_gap = 1,
          .min_deck_to_open = 12, .noise = 0};
   } else if (name == "heuristic-balanced" || name == "heuristic") {
     p = {.optimism = 0.9, .open_margin = 4, .wager_margin = 12, .max_gap = 2,

@@ -28,8 +28,9 @@
 //    opened that color).
 //  * Drawing. It takes a discard-pile top that it can play on an open expedition with a small
 //    gap, or that lifts an unopened color's projection over `open_margin`; otherwise the deck.
-// Presets: cautious (low optimism, high margins, gap 1), balanced, aggressive (high optimism,
-// low margins, gap 3), and noisy (balanced, but a uniformly random legal action with
+// Presets (engine/bots.cc, MakeBot): cautious (low optimism, wagers only on near-certain
+// expeditions, gap 1, no late openings), balanced, aggressive (high optimism, low margins,
+// gap 3), and noisy (balanced, but a uniformly random legal action with
 // probability 0.15).
 #ifndef LCFR_ENGINE_BOTS_H_
 #define LCFR_ENGINE_BOTS_H_

@@ -107,13 +107,17 @@ absl::StatusOr<State> LostCities::DealFromDeck(std::span<const Card> deck) const
   return s;
 }
 
-State LostCities::Deal(Rng& rng) const {
+std::vector<Card> LostCities::ShuffledDeck(Rng& rng) const {
   std::vector<Card> deck = SortedDeck();
   for (size_t i = deck.size() - 1; i > 0; --i) {
     const uint32_t j = rng.Uniform(static_cast<uint32_t>(i + 1));
     std::swap(deck[i], deck[j]);
   }
-  absl::StatusOr<State> s = DealFromDeck(deck);
+  return deck;
+}
+
+State LostCities::Deal(Rng& rng) const {
+  absl::StatusOr<State> s = DealFromDeck(ShuffledDeck(rng));
   LCFR_CHECK(s.ok()) << s.status().message();
   return *s;
 }
@@ -379,18 +383,24 @@ void LostCities::Encode(const State& s, std::span<float> out) const {
     const int top = HighestBit(my_exp);
     playable[c] = top >= rules_.wagers ? color_mask_ & ~((2u << top) - 1) : color_mask_;
 
+    // Wagers of a color are interchangeable, so each plane encodes how many it holds (the
+    // lowest wager indices set), never which wager ids: equal information states encode equally.
+    const uint32_t wagers = wager_mask_;
+    auto canon = [wagers](uint32_t m) {
+      return (m & ~wagers) | ((1u << std::popcount(m & wagers)) - 1);
+    };
     const int base = c * k;
-    ForEachBit(my_hand[c], [&](int i) { o[0 * plane + base + i] = 1.0f; });
-    ForEachBit(my_exp, [&](int i) { o[1 * plane + base + i] = 1.0f; });
-    ForEachBit(opp_exp, [&](int i) { o[2 * plane + base + i] = 1.0f; });
-    ForEachBit(piled, [&](int i) { o[3 * plane + base + i] = 1.0f; });
+    ForEachBit(canon(my_hand[c]), [&](int i) { o[0 * plane + base + i] = 1.0f; });
+    ForEachBit(canon(my_exp), [&](int i) { o[1 * plane + base + i] = 1.0f; });
+    ForEachBit(canon(opp_exp), [&](int i) { o[2 * plane + base + i] = 1.0f; });
+    ForEachBit(canon(piled), [&](int i) { o[3 * plane + base + i] = 1.0f; });
     int pile_top = -1;
     if (s.pile_size[c] > 0) {
       pile_top = s.pile[c][s.pile_size[c] - 1];
-      o[4 * plane + base + pile_top] = 1.0f;
+      o[4 * plane + base + (pile_top < rules_.wagers ? 0 : pile_top)] = 1.0f;
     }
-    ForEachBit(opp_known, [&](int i) { o[5 * plane + base + i] = 1.0f; });
-    ForEachBit(unseen, [&](int i) { o[6 * plane + base + i] = 1.0f; });
+    ForEachBit(canon(opp_known), [&](int i) { o[5 * plane + base + i] = 1.0f; });
+    ForEachBit(canon(unseen), [&](int i) { o[6 * plane + base + i] = 1.0f; });
 
     float* f = o + kCardPlanes * plane + c * kColorFeatures;
     const float inv_wagers = rules_.wagers > 0 ? 1.0f / static_cast<float>(rules_.wagers) : 0.0f;

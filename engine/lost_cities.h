@@ -103,7 +103,9 @@ class LostCities {
   absl::StatusOr<State> DealFromDeck(std::span<const Card> deck) const;
   // Deals from a seed through the portable Rng (same seed, same deal everywhere).
   State DealFromSeed(uint64_t seed) const;
-  // Shuffles the full deck with `rng` and deals.
+  // The full deck shuffled with `rng` (Fisher-Yates), top = last element.
+  std::vector<Card> ShuffledDeck(Rng& rng) const;
+  // Deals DealFromDeck(ShuffledDeck(rng)).
   State Deal(Rng& rng) const;
 
   // ---- Queries -------------------------------------------------------------------------
@@ -142,6 +144,8 @@ class LostCities {
   //       0 in my hand          1 in my expedition        2 in the opponent's expedition
   //       3 in a discard pile   4 top of its discard pile 5 known in the opponent's hand
   //       6 unseen by me (in the deck or the opponent's hand, not known)
+  //     wagers are interchangeable: a plane holding n wagers of a color sets that color's
+  //     first n wager indices, whichever wager cards they are
   //   then C blocks of kColorFeatures, for each color:
   //       0..4  my expedition: sum/max_sum, cards/K, wagers/W, last numbered rank/ranks,
   //             color score/kScoreScale

@@ -1,1 +1,114 @@
 #include <catch2/catch.hpp>
+
+#include <string>
+
+#include "engine/bots.h"
+#include "engine/match.h"
+#include "tests/engine/test_util.h"
+
+namespace lcfr::engine {
+namespace {
+
+TEST_CASE("bots: every bot makes only legal moves, on classic and variant rules", "[bots]") {
+  Rng rules_rng(3);
+  for (int variant = 0; variant < 40; ++variant) {
+    const Rules rules = variant == 0 ? Rules{} : testing::RandomRules(rules_rng);
+    const LostCities game(rules);
+    for (const std::string& name : BotNames()) {
+      auto a = *MakeBot(name);
+      auto b = *MakeBot("random");
+      Bot* bots[2] = {a.get(), b.get()};
+      Rng rng(static_cast<uint64_t>(variant));
+      // PlayGame CHECKs legality of every action.
+      const GameOutcome out = PlayGame(game, game.Deal(rng), bots, rng);
+      CHECK(out.end != EndReason::kNotOver);
+    }
+  }
+}
+
+TEST_CASE("bots: discard-only never plays and scores 0", "[bots]") {
+  const LostCities game;
+  auto discard = *MakeBot("discard-only");
+  auto random = *MakeBot("random");
+  const MatchResult r = PlayMatch(game, *discard, *random, 200, 11);
+  CHECK(r.score_a_sum == 0);
+}
+
+TEST_CASE("bots: the heuristic beats random >= 95% and discard-only clearly", "[bots]") {
+  const LostCities game;
+  auto random = *MakeBot("random");
+  auto discard = *MakeBot("discard-only");
+  for (const char* name : {"heuristic-cautious", "heuristic-balanced", "heuristic-aggressive",
+                           "heuristic-noisy"}) {
+    auto h = *MakeBot(name);
+    const MatchResult vs_random = PlayMatch(game, *h, *random, 400, 21);
+    const MatchResult vs_discard = PlayMatch(game, *h, *discard, 400, 22);
+    INFO(name << ": vs random " << vs_random.win_rate() << ", vs discard-only "
+              << vs_discard.win_rate());
+    CHECK(vs_random.win_rate_ci().low >= 0.95);
+    CHECK(vs_discard.win_rate_ci().low > 0.70);
+    CHECK(vs_discard.mean_score_diff() > 10.0);
+  }
+}
+
+TEST_CASE("bots: decisions do not depend on hidden information", "[bots]") {
+  const LostCities game;
+  for (const std::string& name : BotNames()) {
+    auto bot = *MakeBot(name);
+    auto random = *MakeBot("random");
+    for (uint64_t g = 0; g < 30; ++g) {
+      Rng rng(g);
+      State s = game.Deal(rng);
+      while (!LostCities::IsTerminal(s)) {
+        // Same view, other hidden cards: the same action from the same random stream.
+        std::vector<Card> hidden = game.HiddenFromMover(s);
+        State twin = s;
+        Rng shuffle(g * 1000 + s.decisions);
+        for (size_t i = hidden.size(); i > 1; --i) {
+          std::swap(hidden[i - 1], hidden[shuffle.Uniform(static_cast<uint32_t>(i))]);
+        }
+        const int opp = 1 - s.player;
+        size_t next = 0;
+        std::vector<Card> opp_hand;
+        for (int j = 0; j < s.hand_count[opp]; ++j) {
+          const Card card = s.hand[opp][j];
+          const bool known = (s.known[opp][CardColor(card)] >> CardIndex(card)) & 1;
+          opp_hand.push_back(known ? card : hidden[next++]);
+        }
+        std::sort(opp_hand.begin(), opp_hand.end());
+        std::copy(opp_hand.begin(), opp_hand.end(), twin.hand[opp].begin());
+        for (int j = 0; j < s.deck_size; ++j) twin.deck[j] = hidden[next++];
+        Rng r1 = rng;
+        Rng r2 = rng;
+        const int a1 = bot->Act(game, s, r1);
+        const int a2 = bot->Act(game, twin, r2);
+        if (a1 != a2) FAIL(name << " acted differently on hidden-only changes at " << s.decisions);
+        Bot* actor = s.player == 0 ? bot.get() : random.get();
+        game.ApplyUnchecked(s, actor->Act(game, s, rng));
+      }
+    }
+  }
+}
+
+TEST_CASE("bots: unknown names are rejected with the list of known ones", "[bots]") {
+  const auto bot = MakeBot("heuristic-reckless");
+  REQUIRE_FALSE(bot.ok());
+  CHECK(std::string(bot.status().message()).find("heuristic-cautious") != std::string::npos);
+}
+
+TEST_CASE("match: Wilson interval and seat alternation", "[match]") {
+  const Interval ci = WilsonInterval(50, 100);
+  CHECK(ci.low == Approx(0.4038).epsilon(0.001));
+  CHECK(ci.high == Approx(0.5962).epsilon(0.001));
+  // A bot against itself on paired deals: every pair is symmetric only for deterministic
+  // bots, so discard-only mirrors exactly.
+  const LostCities game;
+  auto a = *MakeBot("discard-only");
+  auto b = *MakeBot("discard-only");
+  const MatchResult r = PlayMatch(game, *a, *b, 10, 1);
+  CHECK(r.ties == 10);
+  CHECK(r.mean_decisions() == 88.0);  // 44 deck cards, 2 decisions each
+}
+
+}  // namespace
+}  // namespace lcfr::engine

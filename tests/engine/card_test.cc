@@ -52,9 +52,7 @@ TEST_CASE("cards: a pool hands out repeated wagers and rejects duplicates", "[ca
 TEST_CASE("rng: streams are fixed across platforms and Uniform is in range", "[rng]") {
   Rng rng(42);
   // Pinned values: a change here changes every seeded deal and must be deliberate.
-  const uint64_t first = rng.Next();
-  Rng again(42);
-  CHECK(again.Next() == first);
+  CHECK(rng.Next() == 1546998764402558742ULL);
   CHECK(DeriveSeed({1, 2, 3}) != DeriveSeed({1, 2, 4}));
   CHECK(DeriveSeed({1, 2}) != DeriveSeed({2, 1}));
   Rng r(7);

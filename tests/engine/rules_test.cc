@@ -59,7 +59,7 @@ TEST_CASE("rules: SetRulesField rejects unknown keys and lists the known ones", 
 
 TEST_CASE("deal: explicit order, top = last, alternating, player 0 first", "[deal]") {
   const LostCities game;
-  std::vector<Card> deck = game.SortedDeck();  // top = P.. no: classic top is R10
+  std::vector<Card> deck = game.SortedDeck();  // top (last element) is R10
   const absl::StatusOr<State> s = game.DealFromDeck(deck);
   REQUIRE(s.ok());
   // Last element (R10) goes to player 0, the one before (R9) to player 1, and so on.
@@ -88,6 +88,10 @@ TEST_CASE("deal: the same seed gives the same deal; pinned first cards", "[deal]
   CHECK(a == b);
   CHECK_FALSE(a == c);
   CHECK(game.CheckInvariants(a).ok());
+  // Pinned: the portable Rng makes this deal the same on every platform and compiler.
+  std::vector<std::string> hand;
+  for (int k = 0; k < a.hand_count[0]; ++k) hand.push_back(CardName(game.rules(), a.hand[0][k]));
+  CHECK(hand == std::vector<std::string>{"Y*", "Y10", "B5", "B7", "W2", "W5", "W7", "G2"});
 }
 
 }  // namespace

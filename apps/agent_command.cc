@@ -1,0 +1,66 @@
+// lcfr agent: plays through the line-based JSON protocol of docs/agent_protocol.md.
+#include <iostream>
+#include <string>
+
+#include "apps/commands.h"
+#include "engine/agent_protocol.h"
+#include "engine/bots.h"
+#include "engine/strings.h"
+#include "fmt/core.h"
+#include "fmt/ranges.h"
+#include "nlohmann/json.hpp"
+
+namespace lcfr::apps {
+namespace {
+
+struct AgentOptions {
+  std::string bot = "heuristic-balanced";
+  uint64_t seed = 1;
+};
+
+int RunAgent(const AgentOptions& opts) {
+  auto bot = engine::MakeBot(opts.bot);
+  if (!bot.ok()) {
+    PrintError("agent", std::string(bot.status().message()));
+    return kExitBadInput;
+  }
+  engine::Rng rng(opts.seed);
+  std::string line;
+  int line_no = 0;
+  int errors = 0;
+  while (std::getline(std::cin, line)) {
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const absl::StatusOr<engine::Observation> obs = engine::ParseObservation(line, rng);
+    if (!obs.ok()) {
+      ++errors;
+      const std::string message = StrCat("line ", line_no, ": ", obs.status().message());
+      std::cout << nlohmann::json{{"error", message}}.dump() << std::endl;
+      PrintError("agent", message);
+      continue;
+    }
+    const engine::LostCities game(obs->rules);
+    const int action = (*bot)->Act(game, obs->state, rng);
+    std::cout << engine::ActionToProtocol(game, obs->state, action) << std::endl;
+  }
+  return errors == 0 ? kExitOk : kExitBadInput;
+}
+
+}  // namespace
+
+CommandFn AddAgentCommand(CLI::App& app) {
+  auto opts = std::make_shared<AgentOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "agent",
+      "Serve a player over stdin/stdout: one JSON decision per line in, one JSON action per "
+      "line out ({\"play\":\"R7\"}, {\"discard\":\"B*\"}, {\"draw\":\"deck\"}, "
+      "{\"draw\":\"G\"}). A bad line gets {\"error\":...} and the agent goes on; the exit "
+      "code is 2 if any line was bad. See docs/agent_protocol.md.");
+  cmd->add_option("--bot", opts->bot,
+                  fmt::format("the player: {}", fmt::join(engine::BotNames(), ", ")))
+      ->capture_default_str();
+  cmd->add_option("--seed", opts->seed, "seed of the player's randomness")->capture_default_str();
+  return [opts] { return RunAgent(*opts); };
+}
+
+}  // namespace lcfr::apps

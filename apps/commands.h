@@ -1,0 +1,37 @@
+// The subcommands of `lcfr`. Each Add*Command registers its options on the parent CLI11 app
+// and returns the function to run when that subcommand was chosen; the function returns the
+// process exit code: 0 success, 2 bad input (a message on stderr names what is wrong), 1 an
+// internal failure.
+#ifndef LCFR_APPS_COMMANDS_H_
+#define LCFR_APPS_COMMANDS_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "absl/status/statusor.h"
+#include "engine/rules.h"
+
+namespace lcfr::apps {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitBadInput = 2;
+
+using CommandFn = std::function<int()>;
+
+CommandFn AddReplayCommand(CLI::App& app);
+CommandFn AddMatchCommand(CLI::App& app);
+CommandFn AddAgentCommand(CLI::App& app);
+CommandFn AddInfoCommand(CLI::App& app);
+
+// Parses repeated "--rule key=value" overrides on top of the classic rules and validates them.
+absl::StatusOr<engine::Rules> RulesFromOverrides(const std::vector<std::string>& overrides);
+
+// "lcfr <command>: <message>" on stderr.
+void PrintError(const std::string& command, const std::string& message);
+
+}  // namespace lcfr::apps
+
+#endif  // LCFR_APPS_COMMANDS_H_
