@@ -7,6 +7,19 @@ if(LCFR_WERROR)
   list(APPEND LCFR_WARNINGS -Werror)
 endif()
 
+# Instruction set of the project's own code. x86-64-v2 (POPCNT, SSE4.2: every x86-64 CPU since
+# about 2009) makes the engine's popcounts single instructions: encode is ~25% faster than
+# baseline x86-64 (benchmarks/README.md). Set LCFR_ARCH=native for the build machine, or empty
+# for the compiler's default.
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
+  set(LCFR_ARCH "x86-64-v2" CACHE STRING "-march for the project's own code (empty: default)")
+else()
+  set(LCFR_ARCH "" CACHE STRING "-march for the project's own code (empty: default)")
+endif()
+if(LCFR_ARCH)
+  add_compile_options(-march=${LCFR_ARCH})
+endif()
+
 set(LCFR_SANITIZER_FLAGS "")
 if(LCFR_SANITIZE)
   set(LCFR_SANITIZER_FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer

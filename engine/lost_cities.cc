@@ -1,6 +1,7 @@
 #include "engine/lost_cities.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 
@@ -51,6 +52,15 @@ LostCities::LostCities(const Rules& rules) : rules_(rules) {
     max_color_sum_ += value;
   }
   LCFR_CHECK_LE(max_color_sum_, 32767);
+  auto inv = [](int x) { return x > 0 ? 1.0f / static_cast<float>(x) : 0.0f; };
+  inv_max_color_sum_ = inv(max_color_sum_);
+  inv_cards_per_color_ = inv(k);
+  inv_wagers_ = inv(rules.wagers);
+  inv_ranks_ = inv(rules.ranks);
+  inv_hand_size_ = inv(rules.hand_size);
+  inv_max_value_ = inv(rules.min_rank + rules.ranks - 1);
+  inv_initial_deck_ = inv(rules.deck_size() - 2 * rules.hand_size);
+  inv_max_decisions_ = inv(rules.max_decisions);
 }
 
 absl::StatusOr<LostCities> LostCities::Create(const Rules& rules) {
@@ -219,7 +229,7 @@ UndoRecord LostCities::ApplyUnchecked(State& s, int action) const {
     s.phase = Phase::kDraw;
     if (s.decisions >= rules_.max_decisions) {
       s.end = EndReason::kDecisionCap;
-    } else if (LegalMask(s) == 0) {
+    } else if (s.deck_size == 0 && LegalMask(s) == 0) {  // the deck draw is legal otherwise
       s.end = EndReason::kNoLegalDraw;
     }
     return undo;
@@ -355,9 +365,29 @@ absl::Status LostCities::ApplyChecked(State& s, int action) const {
   return absl::OkStatus();
 }
 
+namespace {
+
+// kByteToFloats[b][i] = bit i of b, as 0.0f / 1.0f: expands a card mask into a plane row with
+// two 32-byte copies instead of a data-dependent loop.
+constexpr auto MakeByteTable() {
+  std::array<std::array<float, 8>, 256> table{};
+  for (int b = 0; b < 256; ++b) {
+    for (int i = 0; i < 8; ++i) table[b][i] = static_cast<float>((b >> i) & 1);
+  }
+  return table;
+}
+alignas(64) constexpr std::array<std::array<float, 8>, 256> kByteToFloats = MakeByteTable();
+
+// Writes bits 0..15 of mask as 16 floats at out (the caller owns 16 floats there).
+inline void WriteMask16(uint32_t mask, float* out) {
+  std::memcpy(out, kByteToFloats[mask & 0xFF].data(), 8 * sizeof(float));
+  std::memcpy(out + 8, kByteToFloats[(mask >> 8) & 0xFF].data(), 8 * sizeof(float));
+}
+
+}  // namespace
+
 void LostCities::Encode(const State& s, std::span<float> out) const {
   LCFR_DCHECK_EQ(static_cast<int>(out.size()), encoding_size_);
-  std::fill(out.begin(), out.end(), 0.0f);
   const int colors = rules_.colors;
   const int k = rules_.cards_per_color();
   const int h = rules_.hand_size;
@@ -371,65 +401,68 @@ void LostCities::Encode(const State& s, std::span<float> out) const {
     const Card card = s.hand[me][j];
     my_hand[CardColor(card)] |= 1u << CardIndex(card);
   }
+  // masks[plane][color]; wagers of a color are interchangeable, so each plane encodes how many
+  // it holds (the lowest wager indices set), never which wager ids: equal information states
+  // encode equally.
+  std::array<std::array<uint32_t, kMaxColors>, kCardPlanes> masks;
   std::array<uint32_t, kMaxColors> playable{};
+  std::array<int, kMaxColors> pile_top{};
+  std::array<uint32_t, kMaxColors> unseen{};
+  const uint32_t wagers = wager_mask_;
+  auto canon = [wagers](uint32_t m) {
+    return (m & ~wagers) | ((1u << std::popcount(m & wagers)) - 1);
+  };
   for (int c = 0; c < colors; ++c) {
     const uint32_t my_exp = s.expedition[me][c];
     const uint32_t opp_exp = s.expedition[opp][c];
     uint32_t piled = 0;
     for (int j = 0; j < s.pile_size[c]; ++j) piled |= 1u << s.pile[c][j];
     const uint32_t opp_known = s.known[opp][c];
-    const uint32_t unseen = color_mask_ & ~(my_hand[c] | my_exp | opp_exp | piled | opp_known);
+    unseen[c] = color_mask_ & ~(my_hand[c] | my_exp | opp_exp | piled | opp_known);
+    pile_top[c] = s.pile_size[c] > 0 ? s.pile[c][s.pile_size[c] - 1] : -1;
+    masks[0][c] = canon(my_hand[c]);
+    masks[1][c] = canon(my_exp);
+    masks[2][c] = canon(opp_exp);
+    masks[3][c] = canon(piled);
+    masks[4][c] = pile_top[c] < 0 ? 0u : 1u << (pile_top[c] < rules_.wagers ? 0 : pile_top[c]);
+    masks[5][c] = canon(opp_known);
+    masks[6][c] = canon(unseen[c]);
     // A card of index i is playable iff (expedition >> max(i, wagers)) == 0.
     const int top = HighestBit(my_exp);
     playable[c] = top >= rules_.wagers ? color_mask_ & ~((2u << top) - 1) : color_mask_;
+  }
+  // Rows are written in increasing address order, each as 16 floats: the bits past k spill
+  // into the next row, which overwrites them; the last row's spill lands in the per-color
+  // features (>= 15 floats), written below.
+  for (int p = 0; p < kCardPlanes; ++p) {
+    for (int c = 0; c < colors; ++c) WriteMask16(masks[p][c], o + p * plane + c * k);
+  }
+  float* const features = o + kCardPlanes * plane;
+  std::fill(features, o + encoding_size_, 0.0f);
 
-    // Wagers of a color are interchangeable, so each plane encodes how many it holds (the
-    // lowest wager indices set), never which wager ids: equal information states encode equally.
-    const uint32_t wagers = wager_mask_;
-    auto canon = [wagers](uint32_t m) {
-      return (m & ~wagers) | ((1u << std::popcount(m & wagers)) - 1);
-    };
-    const int base = c * k;
-    ForEachBit(canon(my_hand[c]), [&](int i) { o[0 * plane + base + i] = 1.0f; });
-    ForEachBit(canon(my_exp), [&](int i) { o[1 * plane + base + i] = 1.0f; });
-    ForEachBit(canon(opp_exp), [&](int i) { o[2 * plane + base + i] = 1.0f; });
-    ForEachBit(canon(piled), [&](int i) { o[3 * plane + base + i] = 1.0f; });
-    int pile_top = -1;
-    if (s.pile_size[c] > 0) {
-      pile_top = s.pile[c][s.pile_size[c] - 1];
-      o[4 * plane + base + (pile_top < rules_.wagers ? 0 : pile_top)] = 1.0f;
-    }
-    ForEachBit(canon(opp_known), [&](int i) { o[5 * plane + base + i] = 1.0f; });
-    ForEachBit(canon(unseen), [&](int i) { o[6 * plane + base + i] = 1.0f; });
-
-    float* f = o + kCardPlanes * plane + c * kColorFeatures;
-    const float inv_wagers = rules_.wagers > 0 ? 1.0f / static_cast<float>(rules_.wagers) : 0.0f;
-    const float inv_k = 1.0f / static_cast<float>(k);
-    const float inv_sum = max_color_sum_ > 0 ? 1.0f / static_cast<float>(max_color_sum_) : 0.0f;
+  for (int c = 0; c < colors; ++c) {
+    float* f = features + c * kColorFeatures;
     for (int side = 0; side < 2; ++side) {
       const int who = side == 0 ? me : opp;
       const uint32_t exp = s.expedition[who][c];
       const int last = HighestBit(exp);
       float* g = f + 5 * side;
-      g[0] = static_cast<float>(s.expedition_sum[who][c]) * inv_sum;
-      g[1] = static_cast<float>(std::popcount(exp)) * inv_k;
-      g[2] = static_cast<float>(std::popcount(exp & wager_mask_)) * inv_wagers;
-      g[3] = last >= rules_.wagers
-                 ? static_cast<float>(last - rules_.wagers + 1) / static_cast<float>(rules_.ranks)
-                 : 0.0f;
-      g[4] = static_cast<float>(ColorScore(s, who, c)) / kScoreScale;
+      g[0] = static_cast<float>(s.expedition_sum[who][c]) * inv_max_color_sum_;
+      g[1] = static_cast<float>(std::popcount(exp)) * inv_cards_per_color_;
+      g[2] = static_cast<float>(std::popcount(exp & wager_mask_)) * inv_wagers_;
+      g[3] = last >= rules_.wagers ? static_cast<float>(last - rules_.wagers + 1) * inv_ranks_
+                                   : 0.0f;
+      g[4] = static_cast<float>(ColorScore(s, who, c)) * (1.0f / kScoreScale);
     }
-    const int my_playable = std::popcount(my_hand[c] & playable[c]);
-    f[10] = static_cast<float>(my_playable) / static_cast<float>(h);
-    f[11] = pile_top >= 0 && ((playable[c] >> pile_top) & 1) ? 1.0f : 0.0f;
-    f[12] = static_cast<float>(s.pile_size[c]) * inv_k;
-    f[13] = static_cast<float>(std::popcount(unseen)) * inv_k;
+    f[10] = static_cast<float>(std::popcount(my_hand[c] & playable[c])) * inv_hand_size_;
+    f[11] = pile_top[c] >= 0 && ((playable[c] >> pile_top[c]) & 1) ? 1.0f : 0.0f;
+    f[12] = static_cast<float>(s.pile_size[c]) * inv_cards_per_color_;
+    f[13] = static_cast<float>(std::popcount(unseen[c])) * inv_cards_per_color_;
     f[14] = c == s.last_discard ? 1.0f : 0.0f;
   }
 
-  float* slots = o + kCardPlanes * plane + kColorFeatures * colors;
+  float* slots = features + kColorFeatures * colors;
   const int slot_width = colors + 4;
-  const float max_value = static_cast<float>(rules_.min_rank + rules_.ranks - 1);
   for (int j = 0; j < s.hand_count[me]; ++j) {
     const Card card = s.hand[me][j];
     const int c = CardColor(card);
@@ -437,17 +470,17 @@ void LostCities::Encode(const State& s, std::span<float> out) const {
     float* f = slots + j * slot_width;
     f[c] = 1.0f;
     f[colors] = i < rules_.wagers ? 1.0f : 0.0f;
-    f[colors + 1] = max_value > 0 ? static_cast<float>(value_of_index_[i]) / max_value : 0.0f;
+    f[colors + 1] = static_cast<float>(value_of_index_[i]) * inv_max_value_;
     f[colors + 2] = ((playable[c] >> i) & 1) ? 1.0f : 0.0f;
     f[colors + 3] = 1.0f;
   }
 
   float* g = slots + h * slot_width;
-  g[0] = static_cast<float>(s.deck_size) / static_cast<float>(rules_.deck_size() - 2 * h);
+  g[0] = static_cast<float>(s.deck_size) * inv_initial_deck_;
   g[1] = s.phase == Phase::kCard ? 1.0f : 0.0f;
   g[2] = s.phase == Phase::kDraw ? 1.0f : 0.0f;
-  g[3] = static_cast<float>(s.score[me] - s.score[opp]) / kScoreScale;
-  g[4] = static_cast<float>(s.decisions) / static_cast<float>(rules_.max_decisions);
+  g[3] = static_cast<float>(s.score[me] - s.score[opp]) * (1.0f / kScoreScale);
+  g[4] = static_cast<float>(s.decisions) * inv_max_decisions_;
 
   float* legal = g + kGlobalFeatures;
   ForEachBit(LegalMask(s), [&](int a) { legal[a] = 1.0f; });

@@ -191,6 +191,9 @@ class LostCities {
   uint16_t color_mask_;    // all card indices of a color
   uint16_t wager_mask_;    // the wager indices
   int max_color_sum_;
+  // Reciprocals of the encoding's normalisers (0 where the normaliser is 0).
+  float inv_max_color_sum_, inv_cards_per_color_, inv_wagers_, inv_ranks_, inv_hand_size_,
+      inv_max_value_, inv_initial_deck_, inv_max_decisions_;
 };
 
 }  // namespace lcfr::engine
