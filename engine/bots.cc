@@ -20,10 +20,11 @@ int PickUniform(ActionMask mask, Rng& rng) {
 
 int HighestBit(uint32_t mask) { return 31 - std::countl_zero(mask); }
 
-// Bits strictly between index lo and index hi.
+// Bits strictly between index lo (may be -1: no lower bound) and index hi.
 uint32_t Between(int lo, int hi) {
   if (hi <= lo + 1) return 0;
-  return ((1u << hi) - 1) & ~((2u << lo) - 1);
+  const uint32_t at_or_below_lo = lo < 0 ? 0u : (2u << lo) - 1;
+  return ((1u << hi) - 1) & ~at_or_below_lo;
 }
 
 // Everything the heuristic derives from the mover's view of the state.

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The whole test suite (README's test command; .ci/run calls it). Installs what is missing,
+# builds Release with libtorch and runs every test, then builds the torch-free targets with
+# AddressSanitizer + UndefinedBehaviorSanitizer and runs their tests.
+#
+#   scripts/test.sh                 everything
+#   scripts/test.sh --fast          only the torch-free targets, no sanitizers (inner loop)
+#   scripts/test.sh --no-sanitize   skip the sanitizer build
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+mode=all
+case "${1:-}" in
+  "") ;;
+  --fast) mode=fast ;;
+  --no-sanitize) mode=nosan ;;
+  *) die "unknown option '$1' (use --fast or --no-sanitize)" ;;
+esac
+
+start=$(date +%s)
+if [[ $mode == fast ]]; then
+  LCFR_SKIP_TORCH=1 bash "$LCFR_ROOT/scripts/setup.sh"
+  configure_and_build "$LCFR_ROOT/build-notorch" -DLCFR_WITH_TORCH=OFF
+  (cd "$LCFR_ROOT/build-notorch" && ctest --output-on-failure -j "$(nproc)")
+  exit 0
+fi
+
+bash "$LCFR_ROOT/scripts/setup.sh"
+log "building (Release, with libtorch) in build/"
+configure_and_build "$LCFR_ROOT/build" -DCMAKE_PREFIX_PATH="$(torch_prefix_path)"
+log "running the tests"
+(cd "$LCFR_ROOT/build" && ctest --output-on-failure -j "$(nproc)")
+
+if [[ $mode == all ]]; then
+  log "building the torch-free targets with ASan + UBSan in build-asan/"
+  LCFR_BUILD_TYPE=RelWithDebInfo configure_and_build "$LCFR_ROOT/build-asan" \
+    -DLCFR_WITH_TORCH=OFF -DLCFR_SANITIZE=ON -DLCFR_BUILD_BENCHMARKS=OFF
+  log "running the torch-free tests under the sanitizers"
+  (cd "$LCFR_ROOT/build-asan" &&
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+      ctest --output-on-failure -j "$(nproc)")
+fi
+log "all tests passed in $(( $(date +%s) - start )) s"

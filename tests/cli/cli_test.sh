@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# End-to-end checks of the `lcfr` program: exit codes, outputs, error messages.
+# Usage: cli_test.sh PATH_TO_LCFR SOURCE_DIR
+set -uo pipefail
+lcfr="$1"
+src="$2"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+passes=0
+
+pass() { passes=$((passes + 1)); }
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# expect_exit CODE NAME -- CMD...: runs CMD (stdout to $tmp/out, stderr to $tmp/err).
+expect_exit() {
+  local want="$1" name="$2"
+  shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+  local got=$?
+  if [[ $got -eq $want ]]; then pass; else fail "$name: exit $got, expected $want"; cat "$tmp/err"; fi
+}
+contains() {  # contains FILE TEXT NAME
+  if grep -qF -- "$2" "$1"; then pass; else fail "$3: '$2' not in $(basename "$1"):"; head -c 600 "$1"; echo; fi
+}
+
+golden="$src/tests/golden/game_seed7.json"
+expect_exit 0 "help" -- "$lcfr" --help
+contains "$tmp/out" "replay" "help lists replay"
+expect_exit 2 "no subcommand" -- "$lcfr"
+expect_exit 2 "unknown subcommand" -- "$lcfr" frobnicate
+for cmd in replay match agent info; do
+  expect_exit 0 "$cmd --help" -- "$lcfr" "$cmd" --help
+done
+
+# replay: file and stdin give the golden log.
+expect_exit 0 "replay file" -- "$lcfr" replay "$golden"
+if cmp -s "$tmp/out" "$src/tests/golden/game_seed7.replay.jsonl"; then pass; else fail "replay output differs from the golden log"; fi
+"$lcfr" replay - <"$golden" >"$tmp/stdin_out" 2>/dev/null
+if cmp -s "$tmp/stdin_out" "$src/tests/golden/game_seed7.replay.jsonl"; then pass; else fail "replay from stdin differs"; fi
+# an illegal action: exit 2, the step named, nothing on stdout
+sed 's/"actions":\[/"actions":[16,/' "$golden" >"$tmp/bad.json"
+expect_exit 2 "replay illegal action" -- "$lcfr" replay "$tmp/bad.json"
+contains "$tmp/err" "actions[0]" "illegal action names the step"
+if [[ -s "$tmp/out" ]]; then fail "replay printed a partial log before the error"; else pass; fi
+expect_exit 2 "replay missing file" -- "$lcfr" replay "$tmp/nonexistent.json"
+contains "$tmp/err" "cannot open" "missing file message"
+echo '{"deck": [' >"$tmp/trunc.json"
+expect_exit 2 "replay malformed JSON" -- "$lcfr" replay "$tmp/trunc.json"
+contains "$tmp/err" "not valid JSON" "malformed JSON message"
+
+# match
+expect_exit 0 "match json" -- "$lcfr" match heuristic-balanced random --games 200 --json
+contains "$tmp/out" '"games":200' "match json games"
+win_rate=$(sed -n 's/.*"win_rate":\([0-9.]*\).*/\1/p' "$tmp/out")
+if awk -v w="$win_rate" 'BEGIN { exit !(w >= 0.95) }'; then pass; else fail "heuristic vs random win rate $win_rate < 0.95"; fi
+expect_exit 0 "match text" -- "$lcfr" match discard-only random -n 10 --rule colors=6
+contains "$tmp/out" "capped games" "match text output"
+contains "$tmp/out" "colors=6" "match uses the rule override"
+expect_exit 2 "match unknown bot" -- "$lcfr" match heuristic-reckless random
+contains "$tmp/err" "unknown bot" "unknown bot message"
+expect_exit 2 "match bad rule key" -- "$lcfr" match random random --rule colours=5
+contains "$tmp/err" "unknown rules key 'colours'" "bad rule key message"
+expect_exit 2 "match bad rule value" -- "$lcfr" match random random --rule colors=9
+contains "$tmp/err" "rules.colors" "bad rule value message"
+expect_exit 2 "match bad games" -- "$lcfr" match random random --games 0
+
+# agent: one decision in, one action out; a bad line gets an error object and exit 2.
+line='{"decision":"card","hand":["Y2","Y3","B4","B5","W6","G7","R8","R9"],"deck_size":44}'
+echo "$line" | "$lcfr" agent --bot heuristic-balanced >"$tmp/agent_out" 2>"$tmp/agent_err"
+code=$?
+if [[ $code -eq 0 ]] && grep -qE '^\{"(play|discard)":"[YBWGR][0-9*]+"\}$' "$tmp/agent_out"; then pass; else fail "agent answer: exit $code, $(cat "$tmp/agent_out")"; fi
+printf '%s\nnot json\n%s\n' "$line" "$line" | "$lcfr" agent >"$tmp/agent_out" 2>/dev/null
+code=$?
+if [[ $code -eq 2 && $(wc -l <"$tmp/agent_out") -eq 3 ]] && sed -n 2p "$tmp/agent_out" | grep -q '"error"'; then pass; else fail "agent bad line: exit $code, $(cat "$tmp/agent_out")"; fi
+expect_exit 2 "agent unknown bot" -- "$lcfr" agent --bot nobody
+
+# info
+expect_exit 0 "info json" -- "$lcfr" info --json
+contains "$tmp/out" '"torch_version"' "info reports libtorch"
+contains "$tmp/out" '"classic_encoding_size":594' "info reports the encoding size"
+
+echo "$passes passed, $failures failed"
+[[ $failures -eq 0 ]]
