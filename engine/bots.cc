@@ -31,7 +31,7 @@ uint32_t Between(int lo, int hi) {
 class View {
  public:
   View(const LostCities& game, const State& s, const HeuristicParams& params)
-      : game_(game), rules_(game.rules()), s_(s), params_(params) {
+      : rules_(game.rules()), s_(s), params_(params) {
     me_ = s.player;
     opp_ = 1 - me_;
     const int k = rules_.cards_per_color();
@@ -118,7 +118,6 @@ class View {
     return top >= rules_.wagers ? color_mask_ & ~((2u << top) - 1) : color_mask_;
   }
 
-  const LostCities& game_;
   const Rules& rules_;
   const State& s_;
   const HeuristicParams& params_;
