@@ -1,4 +1,8 @@
 // lcfr match A B: seat-alternating games between two bots.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
 #include <iostream>
 
 #include "apps/commands.h"
@@ -36,7 +40,20 @@ int RunMatch(const MatchOptions& opts) {
     }
   }
   const engine::LostCities game(*rules);
-  const engine::MatchResult r = engine::PlayMatch(game, **a, **b, opts.games, opts.seed);
+  // Progress on stderr for long matches: a live counter on a terminal, plain lines otherwise.
+  const bool tty = isatty(fileno(stderr)) != 0;
+  const auto start = std::chrono::steady_clock::now();
+  auto last = start;
+  auto progress = [&](int done) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last < std::chrono::seconds(tty ? 1 : 10) && done != opts.games) return;
+    if (now - start < std::chrono::seconds(2)) return;  // short matches stay quiet
+    last = now;
+    const double secs = std::chrono::duration<double>(now - start).count();
+    fmt::print(stderr, "{}match: {}/{} games, {:.0f} games/s{}", tty ? "\r" : "", done, opts.games,
+               done / secs, tty && done != opts.games ? "" : "\n");
+  };
+  const engine::MatchResult r = engine::PlayMatch(game, **a, **b, opts.games, opts.seed, progress);
   const engine::Interval ci = r.win_rate_ci();
   if (opts.json) {
     nlohmann::ordered_json j;
@@ -69,8 +86,7 @@ int RunMatch(const MatchOptions& opts) {
   fmt::print("  score diff     {:+.1f} +- {:.1f} (95%)\n", r.mean_score_diff(),
              r.score_diff_ci_half_width());
   fmt::print("  mean length    {:.1f} decisions\n", r.mean_decisions());
-  fmt::print("  capped games   {} (cut at max_decisions = {})\n", r.capped,
-             rules->max_decisions);
+  fmt::print("  capped games   {} (cut at max_decisions = {})\n", r.capped, rules->max_decisions);
   return kExitOk;
 }
 

@@ -46,12 +46,11 @@ absl::StatusOr<Observation> ParseObservation(std::string_view line, Rng& rng) {
   if (j.is_discarded() || !j.is_object()) {
     return absl::InvalidArgumentError("expected one JSON object per line");
   }
-  static constexpr const char* kKeys[] = {"rules",     "decision",     "hand",
-                                          "expeditions", "discards",   "deck_size",
+  static constexpr const char* kKeys[] = {"rules",        "decision",       "hand",
+                                          "expeditions",  "discards",       "deck_size",
                                           "last_discard", "opponent_known", "decisions"};
   for (const auto& [key, value] : j.items()) {
-    if (std::none_of(std::begin(kKeys), std::end(kKeys),
-                     [&](const char* k) { return key == k; })) {
+    if (std::none_of(std::begin(kKeys), std::end(kKeys), [&](const char* k) { return key == k; })) {
       return Error(key, "unknown key");
     }
   }
@@ -93,8 +92,8 @@ absl::StatusOr<Observation> ParseObservation(std::string_view line, Rng& rng) {
   if (absl::Status st = ReadCards(j, "hand", pool, hand); !st.ok()) return st;
   const int want = s.phase == Phase::kCard ? h : h - 1;
   if (static_cast<int>(hand.size()) != want) {
-    return Error("hand", StrCat("holds ", hand.size(), " cards; a ", decision,
-                                      " decision needs ", want));
+    return Error("hand",
+                 StrCat("holds ", hand.size(), " cards; a ", decision, " decision needs ", want));
   }
   std::sort(hand.begin(), hand.end());
   std::copy(hand.begin(), hand.end(), s.hand[0].begin());
@@ -102,7 +101,8 @@ absl::StatusOr<Observation> ParseObservation(std::string_view line, Rng& rng) {
 
   if (j.contains("expeditions")) {
     const Json& e = j["expeditions"];
-    if (!e.is_object()) return Error("expeditions", "must be {\"mine\": [...], \"opponent\": [...]}");
+    if (!e.is_object())
+      return Error("expeditions", "must be {\"mine\": [...], \"opponent\": [...]}");
     for (const auto& [key, value] : e.items()) {
       if (key != "mine" && key != "opponent") return Error("expeditions." + key, "unknown key");
     }
@@ -164,8 +164,8 @@ absl::StatusOr<Observation> ParseObservation(std::string_view line, Rng& rng) {
     if (!j["decisions"].is_number_integer()) return Error("decisions", "must be an integer");
     const auto decisions = j["decisions"].get<long long>();
     if (decisions < 0 || decisions >= rules.max_decisions) {
-      return Error("decisions", StrCat("must be in [0, max_decisions = ",
-                                             rules.max_decisions, ")"));
+      return Error("decisions",
+                   StrCat("must be in [0, max_decisions = ", rules.max_decisions, ")"));
     }
     s.decisions = static_cast<uint16_t>(decisions);
   }
@@ -177,10 +177,9 @@ absl::StatusOr<Observation> ParseObservation(std::string_view line, Rng& rng) {
   }
   const int opp_unknown = h - static_cast<int>(known.size());
   if (static_cast<long long>(unseen.size()) != opp_unknown + deck_size) {
-    return Error("deck_size",
-                 StrCat(deck_size, " does not add up: ", unseen.size(),
-                              " cards are unaccounted for, and the opponent's ", opp_unknown,
-                              " unknown cards plus the deck must be exactly those"));
+    return Error("deck_size", StrCat(deck_size, " does not add up: ", unseen.size(),
+                                     " cards are unaccounted for, and the opponent's ", opp_unknown,
+                                     " unknown cards plus the deck must be exactly those"));
   }
   for (size_t i = unseen.size(); i > 1; --i) {
     std::swap(unseen[i - 1], unseen[rng.Uniform(static_cast<uint32_t>(i))]);
@@ -237,9 +236,9 @@ absl::StatusOr<int> ActionFromProtocol(const LostCities& game, const State& stat
     if (!card.ok()) return Error(key, card.status().message());
     for (int k = 0; k < state.hand_count[state.player]; ++k) {
       const Card held = state.hand[state.player][k];
-      const bool same = IsWager(rules, *card) ? IsWager(rules, held) &&
-                                                    CardColor(held) == CardColor(*card)
-                                              : held == *card;
+      const bool same = IsWager(rules, *card)
+                            ? IsWager(rules, held) && CardColor(held) == CardColor(*card)
+                            : held == *card;
       if (same) {
         action = 2 * k + (key == "discard");
         break;

@@ -7,7 +7,6 @@
 #include "engine/strings.h"
 #include "fmt/ranges.h"
 
-
 namespace lcfr::engine {
 namespace {
 
@@ -44,16 +43,15 @@ class View {
     }
     for (int c = 0; c < rules_.colors; ++c) {
       for (int j = 0; j < s.pile_size[c]; ++j) piled_[c] |= 1u << s.pile[c][j];
-      const uint32_t visible = hand_[c] | s.expedition[0][c] | s.expedition[1][c] | piled_[c] |
-                               s.known[opp_][c];
+      const uint32_t visible =
+          hand_[c] | s.expedition[0][c] | s.expedition[1][c] | piled_[c] | s.known[opp_][c];
       unseen_[c] = color_mask_ & ~visible;
       unseen_total += std::popcount(unseen_[c]);
       playable_[0][c] = PlayableMask(s.expedition[0][c]);
       playable_[1][c] = PlayableMask(s.expedition[1][c]);
     }
-    p_draw_ = unseen_total > 0
-                  ? std::min(1.0, s.deck_size / (2.0 * unseen_total)) * params.optimism
-                  : 0.0;
+    p_draw_ = unseen_total > 0 ? std::min(1.0, s.deck_size / (2.0 * unseen_total)) * params.optimism
+                               : 0.0;
     my_turns_left_ = (s.deck_size + 1) / 2;
   }
 
@@ -90,8 +88,8 @@ class View {
     if (held_numbered != 0) floor_index = std::max(floor_index, std::countr_zero(held_numbered));
     const uint32_t future =
         unseen_[c] & ~wager_mask_ & ~((floor_index >= 0) ? (2u << floor_index) - 1 : 0u);
-    const double sum = s_.expedition_sum[me_][c] + SumValues(held_numbered) +
-                       p_draw_ * SumValues(future);
+    const double sum =
+        s_.expedition_sum[me_][c] + SumValues(held_numbered) + p_draw_ * SumValues(future);
     const double cards = std::popcount(exp) + std::popcount(held_numbered | held_wagers) +
                          p_draw_ * std::popcount(future);
     const int wagers = std::popcount(exp & wager_mask_) + std::popcount(held_wagers);
@@ -165,8 +163,8 @@ int CardDecision(const LostCities& game, const State& s, const HeuristicParams& 
   bool have = false;
   Candidate best{};
   auto consider = [&](const Candidate& cand) {
-    if (!have || std::tie(cand.klass, cand.gap, cand.value) <
-                     std::tie(best.klass, best.gap, best.value)) {
+    if (!have ||
+        std::tie(cand.klass, cand.gap, cand.value) < std::tie(best.klass, best.gap, best.value)) {
       best = cand;
       have = true;
     }
@@ -290,8 +288,12 @@ int HeuristicBot::Act(const LostCities& game, const State& state, Rng& rng) {
 }
 
 std::vector<std::string> BotNames() {
-  return {"random",           "discard-only",         "heuristic-cautious",
-          "heuristic-balanced", "heuristic-aggressive", "heuristic-noisy"};
+  return {"random",
+          "discard-only",
+          "heuristic-cautious",
+          "heuristic-balanced",
+          "heuristic-aggressive",
+          "heuristic-noisy"};
 }
 
 absl::StatusOr<std::unique_ptr<Bot>> MakeBot(std::string_view name) {
@@ -299,21 +301,37 @@ absl::StatusOr<std::unique_ptr<Bot>> MakeBot(std::string_view name) {
   if (name == "discard-only") return std::make_unique<DiscardOnlyBot>();
   HeuristicParams p;
   if (name == "heuristic-cautious") {
-    p = {.optimism = 0.7, .open_margin = 4, .wager_margin = 20, .max_gap = 1,
-         .min_deck_to_open = 12, .noise = 0};
+    p = {.optimism = 0.7,
+         .open_margin = 4,
+         .wager_margin = 20,
+         .max_gap = 1,
+         .min_deck_to_open = 12,
+         .noise = 0};
   } else if (name == "heuristic-balanced" || name == "heuristic") {
-    p = {.optimism = 0.9, .open_margin = 4, .wager_margin = 12, .max_gap = 2,
-         .min_deck_to_open = 8, .noise = 0};
+    p = {.optimism = 0.9,
+         .open_margin = 4,
+         .wager_margin = 12,
+         .max_gap = 2,
+         .min_deck_to_open = 8,
+         .noise = 0};
     name = "heuristic-balanced";
   } else if (name == "heuristic-aggressive") {
-    p = {.optimism = 1.1, .open_margin = 0, .wager_margin = 6, .max_gap = 3,
-         .min_deck_to_open = 5, .noise = 0};
+    p = {.optimism = 1.1,
+         .open_margin = 0,
+         .wager_margin = 6,
+         .max_gap = 3,
+         .min_deck_to_open = 5,
+         .noise = 0};
   } else if (name == "heuristic-noisy") {
-    p = {.optimism = 0.9, .open_margin = 4, .wager_margin = 12, .max_gap = 2,
-         .min_deck_to_open = 8, .noise = 0.15};
+    p = {.optimism = 0.9,
+         .open_margin = 4,
+         .wager_margin = 12,
+         .max_gap = 2,
+         .min_deck_to_open = 8,
+         .noise = 0.15};
   } else {
-    return absl::InvalidArgumentError(StrCat("unknown bot '", name, "' (known: ",
-                                                   fmt::format("{}", fmt::join(BotNames(), ", ")), ")"));
+    return absl::InvalidArgumentError(StrCat(
+        "unknown bot '", name, "' (known: ", fmt::format("{}", fmt::join(BotNames(), ", ")), ")"));
   }
   return std::make_unique<HeuristicBot>(std::string(name), p);
 }

@@ -67,12 +67,12 @@ class DiscardOnlyBot final : public Bot {
 };
 
 struct HeuristicParams {
-  double optimism = 1.0;      // weight of unseen cards in the projection
-  double open_margin = 5.0;   // projected points needed to open an expedition
-  double wager_margin = 10.0; // projected points (before the wager) needed to play a wager
-  int max_gap = 2;            // live cards an in-expedition play may skip
-  int min_deck_to_open = 8;   // deck size below which only self-paying openings happen
-  double noise = 0.0;         // probability of a uniformly random legal action
+  double optimism = 1.0;       // weight of unseen cards in the projection
+  double open_margin = 5.0;    // projected points needed to open an expedition
+  double wager_margin = 10.0;  // projected points (before the wager) needed to play a wager
+  int max_gap = 2;             // live cards an in-expedition play may skip
+  int min_deck_to_open = 8;    // deck size below which only self-paying openings happen
+  double noise = 0.0;          // probability of a uniformly random legal action
 };
 
 class HeuristicBot final : public Bot {

@@ -24,14 +24,14 @@ int ParseColor(const Rules& rules, std::string_view letter) {
 absl::StatusOr<Card> ParseCard(const Rules& rules, std::string_view name) {
   if (name.size() < 2) {
     return absl::InvalidArgumentError(StrCat("bad card '", name,
-                                                   "': expected a color letter and a value, "
-                                                   "e.g. \"R7\" or \"B*\""));
+                                             "': expected a color letter and a value, "
+                                             "e.g. \"R7\" or \"B*\""));
   }
   const int color = ParseColor(rules, name.substr(0, 1));
   if (color < 0) {
     return absl::InvalidArgumentError(
         StrCat("bad card '", name, "': color letter must be one of ",
-                     std::string_view(kColorLetters, static_cast<size_t>(rules.colors))));
+               std::string_view(kColorLetters, static_cast<size_t>(rules.colors))));
   }
   const std::string_view rest = name.substr(1);
   if (rest == "*") {
@@ -50,8 +50,8 @@ absl::StatusOr<Card> ParseCard(const Rules& rules, std::string_view name) {
   const int index = value - rules.min_rank + rules.wagers;
   if (value < rules.min_rank || value >= rules.min_rank + rules.ranks) {
     return absl::InvalidArgumentError(StrCat("bad card '", name, "': value must be in ",
-                                                   rules.min_rank, "..",
-                                                   rules.min_rank + rules.ranks - 1));
+                                             rules.min_rank, "..",
+                                             rules.min_rank + rules.ranks - 1));
   }
   return MakeCard(color, index);
 }
@@ -63,8 +63,8 @@ absl::StatusOr<Card> CardPool::Take(std::string_view name) {
   if (IsWager(rules_, id)) {
     while (CardIndex(id) < rules_.wagers && Used(id)) ++id;
     if (CardIndex(id) >= rules_.wagers) {
-      return absl::InvalidArgumentError(StrCat("card '", name, "' appears more than ",
-                                                     rules_.wagers, " times"));
+      return absl::InvalidArgumentError(
+          StrCat("card '", name, "' appears more than ", rules_.wagers, " times"));
     }
   } else if (Used(id)) {
     return absl::InvalidArgumentError(StrCat("card '", name, "' appears twice"));

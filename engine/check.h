@@ -41,19 +41,19 @@ struct Voidify {
 
 }  // namespace lcfr::internal
 
-#define LCFR_CHECK(cond)                   \
-  (cond) ? (void)0                         \
-         : ::lcfr::internal::Voidify() &   \
+#define LCFR_CHECK(cond)                 \
+  (cond) ? (void)0                       \
+         : ::lcfr::internal::Voidify() & \
                ::lcfr::internal::CheckFailure(__FILE__, __LINE__, "Check failed: " #cond).stream()
 
-#define LCFR_CHECK_OP(op, a, b)                                                           \
-  ((a)op(b)) ? (void)0                                                                    \
-             : ::lcfr::internal::Voidify() &                                              \
-                   ::lcfr::internal::CheckFailure(                                        \
-                       __FILE__, __LINE__,                                                \
-                       ::lcfr::internal::FormatOperands("Check failed: " #a " " #op " " #b, \
-                                                        (a), (b)))                        \
-                       .stream()
+#define LCFR_CHECK_OP(op, a, b)                                                                 \
+  ((a)op(b))                                                                                    \
+      ? (void)0                                                                                 \
+      : ::lcfr::internal::Voidify() &                                                           \
+            ::lcfr::internal::CheckFailure(                                                     \
+                __FILE__, __LINE__,                                                             \
+                ::lcfr::internal::FormatOperands("Check failed: " #a " " #op " " #b, (a), (b))) \
+                .stream()
 
 #define LCFR_CHECK_EQ(a, b) LCFR_CHECK_OP(==, a, b)
 #define LCFR_CHECK_NE(a, b) LCFR_CHECK_OP(!=, a, b)

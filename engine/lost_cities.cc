@@ -25,10 +25,14 @@ void ForEachBit(uint32_t mask, Fn&& fn) {
 
 const char* EndReasonName(EndReason reason) {
   switch (reason) {
-    case EndReason::kNotOver: return "not_over";
-    case EndReason::kDeckEmpty: return "deck_empty";
-    case EndReason::kNoLegalDraw: return "no_legal_draw";
-    case EndReason::kDecisionCap: return "decision_cap";
+    case EndReason::kNotOver:
+      return "not_over";
+    case EndReason::kDeckEmpty:
+      return "deck_empty";
+    case EndReason::kNoLegalDraw:
+      return "no_legal_draw";
+    case EndReason::kDecisionCap:
+      return "decision_cap";
   }
   return "unknown";
 }
@@ -80,8 +84,8 @@ std::vector<Card> LostCities::SortedDeck() const {
 absl::StatusOr<State> LostCities::DealFromDeck(std::span<const Card> deck) const {
   const int n = rules_.deck_size();
   if (static_cast<int>(deck.size()) != n) {
-    return absl::InvalidArgumentError(StrCat("deck has ", deck.size(),
-                                                   " cards; these rules need exactly ", n));
+    return absl::InvalidArgumentError(
+        StrCat("deck has ", deck.size(), " cards; these rules need exactly ", n));
   }
   uint64_t seen[2] = {0, 0};
   for (size_t pos = 0; pos < deck.size(); ++pos) {
@@ -144,8 +148,7 @@ ActionMask LostCities::LegalMask(const State& s) const {
   if (s.phase == Phase::kCard) {
     for (int k = 0; k < s.hand_count[p]; ++k) {
       const Card card = s.hand[p][k];
-      const bool playable =
-          (s.expedition[p][CardColor(card)] >> play_shift_[CardIndex(card)]) == 0;
+      const bool playable = (s.expedition[p][CardColor(card)] >> play_shift_[CardIndex(card)]) == 0;
       mask |= (ActionMask{2} | ActionMask{playable}) << (2 * k);
     }
     return mask;
@@ -334,18 +337,17 @@ absl::Status LostCities::ApplyChecked(State& s, int action) const {
       if (action >= 2 * h) {
         why = "this is a card decision (play or discard), not a draw";
       } else if ((action >> 1) >= s.hand_count[p]) {
-        why = StrCat("hand slot ", action >> 1, " is empty (hand has ",
-                           int{s.hand_count[p]}, " cards)");
+        why = StrCat("hand slot ", action >> 1, " is empty (hand has ", int{s.hand_count[p]},
+                     " cards)");
       } else {
         const Card card = s.hand[p][action >> 1];
         const uint32_t exp = s.expedition[p][CardColor(card)];
         const int top = HighestBit(exp);
-        why = IsWager(rules_, card)
-                  ? StrCat("cannot play wager ", CardName(rules_, card),
-                                 ": the expedition already holds a numbered card")
-                  : StrCat("cannot play ", CardName(rules_, card),
-                                 ": the expedition's highest card is ",
-                                 CardName(rules_, MakeCard(CardColor(card), top)));
+        why = IsWager(rules_, card) ? StrCat("cannot play wager ", CardName(rules_, card),
+                                             ": the expedition already holds a numbered card")
+                                    : StrCat("cannot play ", CardName(rules_, card),
+                                             ": the expedition's highest card is ",
+                                             CardName(rules_, MakeCard(CardColor(card), top)));
       }
     } else if (action < 2 * h) {
       why = "this is a draw decision, not a play or discard";
@@ -353,7 +355,7 @@ absl::Status LostCities::ApplyChecked(State& s, int action) const {
       const int c = action - 2 * h - 1;
       if (c == s.last_discard) {
         why = StrCat("cannot draw back from pile ", std::string(1, kColorLetters[c]),
-                           ": it was discarded to this turn");
+                     ": it was discarded to this turn");
       } else {
         why = StrCat("discard pile ", std::string(1, kColorLetters[c]), " is empty");
       }
@@ -450,8 +452,8 @@ void LostCities::Encode(const State& s, std::span<float> out) const {
       g[0] = static_cast<float>(s.expedition_sum[who][c]) * inv_max_color_sum_;
       g[1] = static_cast<float>(std::popcount(exp)) * inv_cards_per_color_;
       g[2] = static_cast<float>(std::popcount(exp & wager_mask_)) * inv_wagers_;
-      g[3] = last >= rules_.wagers ? static_cast<float>(last - rules_.wagers + 1) * inv_ranks_
-                                   : 0.0f;
+      g[3] =
+          last >= rules_.wagers ? static_cast<float>(last - rules_.wagers + 1) * inv_ranks_ : 0.0f;
       g[4] = static_cast<float>(ColorScore(s, who, c)) * (1.0f / kScoreScale);
     }
     f[10] = static_cast<float>(std::popcount(my_hand[c] & playable[c])) * inv_hand_size_;
@@ -502,7 +504,8 @@ void LostCities::RefreshCaches(State& s) const {
     s.score[p] = 0;
     for (int c = 0; c < kMaxColors; ++c) {
       int sum = 0;
-      for (uint32_t m = s.expedition[p][c]; m; m &= m - 1) sum += value_of_index_[std::countr_zero(m)];
+      for (uint32_t m = s.expedition[p][c]; m; m &= m - 1)
+        sum += value_of_index_[std::countr_zero(m)];
       s.expedition_sum[p][c] = static_cast<int16_t>(sum);
       if (c < rules_.colors) s.score[p] += ColorScore(s, p, c);
     }
@@ -523,8 +526,7 @@ absl::Status LostCities::CheckInvariants(const State& s) const {
     return absl::OkStatus();
   };
   for (int p = 0; p < 2; ++p) {
-    const int expected =
-        (s.phase == Phase::kDraw && p == s.player) ? h - 1 : h;
+    const int expected = (s.phase == Phase::kDraw && p == s.player) ? h - 1 : h;
     if (s.hand_count[p] != expected) {
       return fail("player ", p, " holds ", int{s.hand_count[p]}, " cards, expected ", expected);
     }

@@ -37,9 +37,9 @@ enum class Phase : uint8_t { kCard = 0, kDraw = 1 };
 
 enum class EndReason : uint8_t {
   kNotOver = 0,
-  kDeckEmpty = 1,     // a draw took the last card of the deck (the normal end)
-  kNoLegalDraw = 2,   // defensive rule: the draw decision had no legal draw
-  kDecisionCap = 3,   // max_decisions reached; scored as it stands
+  kDeckEmpty = 1,    // a draw took the last card of the deck (the normal end)
+  kNoLegalDraw = 2,  // defensive rule: the draw decision had no legal draw
+  kDecisionCap = 3,  // max_decisions reached; scored as it stands
 };
 const char* EndReasonName(EndReason reason);
 
@@ -67,10 +67,10 @@ struct State {
   // cards already drawn (kept so that undo can restore them).
   std::array<Card, kMaxDeckSize> deck;
   uint8_t deck_size;
-  uint8_t player;          // whose decision it is
+  uint8_t player;  // whose decision it is
   Phase phase;
-  int8_t last_discard;     // color discarded to in this turn's card decision, -1 if none
-  uint16_t decisions;      // decisions taken so far (both players)
+  int8_t last_discard;  // color discarded to in this turn's card decision, -1 if none
+  uint16_t decisions;   // decisions taken so far (both players)
   EndReason end;
 
   bool operator==(const State&) const = default;
@@ -79,9 +79,9 @@ static_assert(std::is_trivially_copyable_v<State>);
 
 // What Apply() returns and Undo() needs to restore a state exactly.
 struct UndoRecord {
-  Card card;              // the card played, discarded or drawn
-  int8_t last_discard;    // State::last_discard before the action
-  uint8_t was_known;      // whether the card's bit in State::known was set before the action
+  Card card;            // the card played, discarded or drawn
+  int8_t last_discard;  // State::last_discard before the action
+  uint8_t was_known;    // whether the card's bit in State::known was set before the action
 };
 
 class LostCities {
@@ -188,8 +188,8 @@ class LostCities {
   int encoding_size_;
   std::array<int8_t, kMaxCardsPerColor> value_of_index_{};
   std::array<uint8_t, kMaxCardsPerColor> play_shift_{};
-  uint16_t color_mask_;    // all card indices of a color
-  uint16_t wager_mask_;    // the wager indices
+  uint16_t color_mask_;  // all card indices of a color
+  uint16_t wager_mask_;  // the wager indices
   int max_color_sum_;
   // Reciprocals of the encoding's normalisers (0 where the normaliser is 0).
   float inv_max_color_sum_, inv_cards_per_color_, inv_wagers_, inv_ranks_, inv_hand_size_,

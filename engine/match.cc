@@ -30,7 +30,8 @@ double MatchResult::score_diff_ci_half_width() const {
   return 1.96 * std::sqrt(std::max(0.0, var) / games);
 }
 
-MatchResult PlayMatch(const LostCities& game, Bot& a, Bot& b, int games, uint64_t seed) {
+MatchResult PlayMatch(const LostCities& game, Bot& a, Bot& b, int games, uint64_t seed,
+                      const std::function<void(int)>& progress) {
   MatchResult result;
   for (int g = 0; g < games; ++g) {
     const auto pair = static_cast<uint64_t>(g / 2);
@@ -52,6 +53,7 @@ MatchResult PlayMatch(const LostCities& game, Bot& a, Bot& b, int games, uint64_
     result.score_a_sum += outcome.scores[seat_a];
     result.score_b_sum += outcome.scores[1 - seat_a];
     result.decisions_sum += outcome.decisions;
+    if (progress) progress(g + 1);
   }
   return result;
 }

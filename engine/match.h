@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 
 #include "engine/bots.h"
 #include "engine/lost_cities.h"
@@ -50,7 +51,9 @@ struct MatchResult {
 
 // Plays `games` games. Deals come in pairs: games 2k and 2k+1 use the same deal (from
 // DeriveSeed({seed, k})) with the seats swapped, A in seat 0 in even games.
-MatchResult PlayMatch(const LostCities& game, Bot& a, Bot& b, int games, uint64_t seed);
+// `progress`, if set, is called after every game with the number of games finished.
+MatchResult PlayMatch(const LostCities& game, Bot& a, Bot& b, int games, uint64_t seed,
+                      const std::function<void(int)>& progress = {});
 
 }  // namespace lcfr::engine
 

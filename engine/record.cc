@@ -57,8 +57,7 @@ absl::StatusOr<GameRecord> ParseRecord(std::string_view json_text) {
   }
   if (static_cast<int>(record.deck.size()) != record.rules.deck_size()) {
     return absl::InvalidArgumentError(StrCat("deck has ", record.deck.size(),
-                                                   " cards; the rules need ",
-                                                   record.rules.deck_size()));
+                                             " cards; the rules need ", record.rules.deck_size()));
   }
   if (!j.contains("actions") || !j["actions"].is_array()) {
     return absl::InvalidArgumentError("missing \"actions\": an array of action ids");
@@ -70,9 +69,8 @@ absl::StatusOr<GameRecord> ParseRecord(std::string_view json_text) {
     }
     const auto a = actions[i].get<long long>();
     if (a < 0 || a >= record.rules.num_actions()) {
-      return absl::InvalidArgumentError(StrCat("actions[", i, "] = ", a,
-                                                     " is out of range [0, ",
-                                                     record.rules.num_actions(), ")"));
+      return absl::InvalidArgumentError(StrCat("actions[", i, "] = ", a, " is out of range [0, ",
+                                               record.rules.num_actions(), ")"));
     }
     record.actions.push_back(static_cast<int>(a));
   }

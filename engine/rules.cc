@@ -30,9 +30,8 @@ absl::Status SetRulesField(Rules& rules, const std::string& key, long long value
   for (const RulesField& field : kFields) {
     if (key != field.name) continue;
     if (value < field.min || value > field.max) {
-      return absl::InvalidArgumentError(StrCat("rules.", key, " = ", value,
-                                                     " is out of range [", field.min, ", ",
-                                                     field.max, "] (", field.help, ")"));
+      return absl::InvalidArgumentError(StrCat("rules.", key, " = ", value, " is out of range [",
+                                               field.min, ", ", field.max, "] (", field.help, ")"));
     }
     rules.*field.member = static_cast<int>(value);
     return absl::OkStatus();
@@ -48,14 +47,14 @@ absl::Status Validate(const Rules& rules) {
     const int value = rules.*field.member;
     if (value < field.min || value > field.max) {
       return absl::InvalidArgumentError(StrCat("rules.", field.name, " = ", value,
-                                                     " is out of range [", field.min, ", ",
-                                                     field.max, "] (", field.help, ")"));
+                                               " is out of range [", field.min, ", ", field.max,
+                                               "] (", field.help, ")"));
     }
   }
   if (rules.cards_per_color() > kMaxCardsPerColor) {
     return absl::InvalidArgumentError(
-        StrCat("rules.ranks + rules.wagers = ", rules.cards_per_color(),
-                     " exceeds the maximum of ", kMaxCardsPerColor, " cards per color"));
+        StrCat("rules.ranks + rules.wagers = ", rules.cards_per_color(), " exceeds the maximum of ",
+               kMaxCardsPerColor, " cards per color"));
   }
   if (rules.deck_size() < 2 * rules.hand_size + 1) {
     return absl::InvalidArgumentError(StrCat(

@@ -14,20 +14,20 @@ namespace lcfr::engine {
 inline constexpr int kMaxColors = 6;
 inline constexpr int kMaxCardsPerColor = 16;  // ranks + wagers
 inline constexpr int kMaxHandSize = 12;
-inline constexpr int kMaxDeckSize = kMaxColors * kMaxCardsPerColor;   // 96
+inline constexpr int kMaxDeckSize = kMaxColors * kMaxCardsPerColor;    // 96
 inline constexpr int kMaxActions = 2 * kMaxHandSize + 1 + kMaxColors;  // 31: fits a uint32 mask
 
 // One rule set. Classic values are the defaults.
 struct Rules {
-  int colors = 5;              // expeditions, 1..6 (6 = the purple edition)
-  int ranks = 9;               // numbered cards per color
-  int min_rank = 2;            // face value of the lowest numbered card
-  int wagers = 3;              // wager cards per color
-  int hand_size = 8;           // cards in each hand
-  int expedition_cost = 20;    // subtracted from every started expedition
-  int bonus_threshold = 8;     // cards in an expedition (wagers count) that earn the bonus
-  int bonus = 20;              // the bonus
-  int max_decisions = 1000;    // safety cap on a game's length (decisions, both players)
+  int colors = 5;            // expeditions, 1..6 (6 = the purple edition)
+  int ranks = 9;             // numbered cards per color
+  int min_rank = 2;          // face value of the lowest numbered card
+  int wagers = 3;            // wager cards per color
+  int hand_size = 8;         // cards in each hand
+  int expedition_cost = 20;  // subtracted from every started expedition
+  int bonus_threshold = 8;   // cards in an expedition (wagers count) that earn the bonus
+  int bonus = 20;            // the bonus
+  int max_decisions = 1000;  // safety cap on a game's length (decisions, both players)
 
   int cards_per_color() const { return ranks + wagers; }
   int deck_size() const { return colors * cards_per_color(); }

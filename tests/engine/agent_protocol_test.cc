@@ -1,8 +1,8 @@
-#include <catch2/catch.hpp>
+#include "engine/agent_protocol.h"
 
+#include <catch2/catch.hpp>
 #include <string>
 
-#include "engine/agent_protocol.h"
 #include "engine/bots.h"
 
 namespace lcfr::engine {
@@ -55,8 +55,8 @@ TEST_CASE("agent protocol: bad observations name the key", "[agent]") {
   const std::string hand = R"("hand": ["Y2","Y3","B4","B5","W6","G7","R8","R9"])";
   CHECK(ErrorOf(R"({"decision": "card", )" + hand + R"(, "deck_size": 44})").empty());
   CHECK(ErrorOf("not json").find("JSON object") != std::string::npos);
-  CHECK(ErrorOf(R"({"decision": "card", )" + hand + R"(, "deck_size": 43})")
-            .find("deck_size") != std::string::npos);
+  CHECK(ErrorOf(R"({"decision": "card", )" + hand + R"(, "deck_size": 43})").find("deck_size") !=
+        std::string::npos);
   CHECK(ErrorOf(R"({"decision": "draw", )" + hand + R"(, "deck_size": 44})").find("hand") !=
         std::string::npos);
   CHECK(ErrorOf(R"({"decision": "card", )" + hand + R"(, "deck_size": 44, "color": 1})")
@@ -64,8 +64,7 @@ TEST_CASE("agent protocol: bad observations name the key", "[agent]") {
   CHECK(ErrorOf(R"({"decision": "card", "hand": ["Y2","Y2","B4","B5","W6","G7","R8","R9"],
                     "deck_size": 44})")
             .find("appears twice") != std::string::npos);
-  CHECK(ErrorOf(R"({"decision": "card", )" + hand +
-                R"(, "deck_size": 44, "last_discard": "R"})")
+  CHECK(ErrorOf(R"({"decision": "card", )" + hand + R"(, "deck_size": 44, "last_discard": "R"})")
             .find("last_discard") != std::string::npos);
   CHECK(ErrorOf(R"({"decision": "card", )" + hand + R"(, "rules": {"colors": 7}, "deck_size": 44})")
             .find("rules.colors") != std::string::npos);

@@ -1,8 +1,8 @@
-#include <catch2/catch.hpp>
+#include "engine/bots.h"
 
+#include <catch2/catch.hpp>
 #include <string>
 
-#include "engine/bots.h"
 #include "engine/match.h"
 #include "tests/engine/test_util.h"
 
@@ -38,8 +38,8 @@ TEST_CASE("bots: the heuristic beats random >= 95% and discard-only clearly", "[
   const LostCities game;
   auto random = *MakeBot("random");
   auto discard = *MakeBot("discard-only");
-  for (const char* name : {"heuristic-cautious", "heuristic-balanced", "heuristic-aggressive",
-                           "heuristic-noisy"}) {
+  for (const char* name :
+       {"heuristic-cautious", "heuristic-balanced", "heuristic-aggressive", "heuristic-noisy"}) {
     auto h = *MakeBot(name);
     const MatchResult vs_random = PlayMatch(game, *h, *random, 400, 21);
     const MatchResult vs_discard = PlayMatch(game, *h, *discard, 400, 22);

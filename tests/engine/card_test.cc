@@ -1,6 +1,7 @@
+#include "engine/card.h"
+
 #include <catch2/catch.hpp>
 
-#include "engine/card.h"
 #include "engine/rng.h"
 
 namespace lcfr::engine {

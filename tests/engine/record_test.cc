@@ -1,12 +1,12 @@
-#include <catch2/catch.hpp>
+#include "engine/record.h"
 
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "engine/bots.h"
-#include "engine/record.h"
 
 namespace lcfr::engine {
 namespace {
