@@ -299,36 +299,23 @@ std::vector<std::string> BotNames() {
 absl::StatusOr<std::unique_ptr<Bot>> MakeBot(std::string_view name) {
   if (name == "random") return std::make_unique<RandomBot>();
   if (name == "discard-only") return std::make_unique<DiscardOnlyBot>();
+  // The presets; HeuristicParams' defaults are the balanced player.
   HeuristicParams p;
   if (name == "heuristic-cautious") {
-    p = {.optimism = 0.7,
-         .open_margin = 4,
-         .wager_margin = 20,
-         .max_gap = 1,
-         .min_deck_to_open = 12,
-         .noise = 0};
+    p.optimism = 0.7;
+    p.wager_margin = 20;
+    p.max_gap = 1;
+    p.min_deck_to_open = 12;
   } else if (name == "heuristic-balanced" || name == "heuristic") {
-    p = {.optimism = 0.9,
-         .open_margin = 4,
-         .wager_margin = 12,
-         .max_gap = 2,
-         .min_deck_to_open = 8,
-         .noise = 0};
     name = "heuristic-balanced";
   } else if (name == "heuristic-aggressive") {
-    p = {.optimism = 1.1,
-         .open_margin = 0,
-         .wager_margin = 6,
-         .max_gap = 3,
-         .min_deck_to_open = 5,
-         .noise = 0};
+    p.optimism = 1.1;
+    p.open_margin = 0;
+    p.wager_margin = 6;
+    p.max_gap = 3;
+    p.min_deck_to_open = 5;
   } else if (name == "heuristic-noisy") {
-    p = {.optimism = 0.9,
-         .open_margin = 4,
-         .wager_margin = 12,
-         .max_gap = 2,
-         .min_deck_to_open = 8,
-         .noise = 0.15};
+    p.noise = 0.15;
   } else {
     return absl::InvalidArgumentError(StrCat(
         "unknown bot '", name, "' (known: ", fmt::format("{}", fmt::join(BotNames(), ", ")), ")"));

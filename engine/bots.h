@@ -66,10 +66,11 @@ class DiscardOnlyBot final : public Bot {
   std::string Name() const override { return "discard-only"; }
 };
 
+// The defaults are the balanced preset.
 struct HeuristicParams {
-  double optimism = 1.0;       // weight of unseen cards in the projection
-  double open_margin = 5.0;    // projected points needed to open an expedition
-  double wager_margin = 10.0;  // projected points (before the wager) needed to play a wager
+  double optimism = 0.9;       // weight of unseen cards in the projection
+  double open_margin = 4.0;    // projected points needed to open an expedition
+  double wager_margin = 12.0;  // projected points (before the wager) needed to play a wager
   int max_gap = 2;             // live cards an in-expedition play may skip
   int min_deck_to_open = 8;    // deck size below which only self-paying openings happen
   double noise = 0.0;          // probability of a uniformly random legal action

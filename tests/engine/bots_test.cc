@@ -61,23 +61,8 @@ TEST_CASE("bots: decisions do not depend on hidden information", "[bots]") {
       State s = game.Deal(rng);
       while (!LostCities::IsTerminal(s)) {
         // Same view, other hidden cards: the same action from the same random stream.
-        std::vector<Card> hidden = game.HiddenFromMover(s);
-        State twin = s;
         Rng shuffle(g * 1000 + s.decisions);
-        for (size_t i = hidden.size(); i > 1; --i) {
-          std::swap(hidden[i - 1], hidden[shuffle.Uniform(static_cast<uint32_t>(i))]);
-        }
-        const int opp = 1 - s.player;
-        size_t next = 0;
-        std::vector<Card> opp_hand;
-        for (int j = 0; j < s.hand_count[opp]; ++j) {
-          const Card card = s.hand[opp][j];
-          const bool known = (s.known[opp][CardColor(card)] >> CardIndex(card)) & 1;
-          opp_hand.push_back(known ? card : hidden[next++]);
-        }
-        std::sort(opp_hand.begin(), opp_hand.end());
-        std::copy(opp_hand.begin(), opp_hand.end(), twin.hand[opp].begin());
-        for (int j = 0; j < s.deck_size; ++j) twin.deck[j] = hidden[next++];
+        const State twin = testing::ResampleHidden(game, s, shuffle);
         Rng r1 = rng;
         Rng r2 = rng;
         const int a1 = bot->Act(game, s, r1);

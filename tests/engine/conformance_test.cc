@@ -49,28 +49,6 @@ ActionMask ReferenceMask(const LostCities& game, const State& s) {
   return mask;
 }
 
-// A state equal to `s` except that the cards hidden from the player to move (the opponent's
-// unknown cards and the deck) are reshuffled among themselves.
-State ResampleHidden(const LostCities& game, const State& s, Rng& rng) {
-  std::vector<Card> hidden = game.HiddenFromMover(s);
-  for (size_t i = hidden.size(); i > 1; --i) {
-    std::swap(hidden[i - 1], hidden[rng.Uniform(static_cast<uint32_t>(i))]);
-  }
-  State t = s;
-  const int opp = 1 - s.player;
-  std::vector<Card> opp_hand;
-  size_t next = 0;
-  for (int j = 0; j < s.hand_count[opp]; ++j) {
-    const Card card = s.hand[opp][j];
-    const bool known = (s.known[opp][CardColor(card)] >> CardIndex(card)) & 1;
-    opp_hand.push_back(known ? card : hidden[next++]);
-  }
-  std::sort(opp_hand.begin(), opp_hand.end());
-  std::copy(opp_hand.begin(), opp_hand.end(), t.hand[opp].begin());
-  for (int j = 0; j < s.deck_size; ++j) t.deck[j] = hidden[next++];
-  return t;
-}
-
 struct Totals {
   long states = 0;
   long games = 0;
@@ -97,7 +75,7 @@ void CheckedPlayout(const LostCities& game, State s, Rng& rng, Totals& totals) {
 
     // The encoding reads no hidden information, and the mask rides along in it.
     game.Encode(s, enc);
-    const State twin = ResampleHidden(game, s, rng);
+    const State twin = testing::ResampleHidden(game, s, rng);
     CONFORM(game.CheckInvariants(twin).ok());
     game.Encode(twin, enc_twin);
     CONFORM(enc == enc_twin);

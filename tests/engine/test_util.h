@@ -2,6 +2,7 @@
 #ifndef LCFR_TESTS_ENGINE_TEST_UTIL_H_
 #define LCFR_TESTS_ENGINE_TEST_UTIL_H_
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,28 @@ inline Rules RandomRules(Rng& rng) {
     r.max_decisions = 50 + static_cast<int>(rng.Uniform(500));
     if (Validate(r).ok()) return r;
   }
+}
+
+// A state equal to `s` except that the cards hidden from the player to move (the opponent's
+// unknown cards and the deck) are reshuffled among themselves.
+inline State ResampleHidden(const LostCities& game, const State& s, Rng& rng) {
+  std::vector<Card> hidden = game.HiddenFromMover(s);
+  for (size_t i = hidden.size(); i > 1; --i) {
+    std::swap(hidden[i - 1], hidden[rng.Uniform(static_cast<uint32_t>(i))]);
+  }
+  State t = s;
+  const int opp = 1 - s.player;
+  std::vector<Card> opp_hand;
+  size_t next = 0;
+  for (int j = 0; j < s.hand_count[opp]; ++j) {
+    const Card card = s.hand[opp][j];
+    const bool known = (s.known[opp][CardColor(card)] >> CardIndex(card)) & 1;
+    opp_hand.push_back(known ? card : hidden[next++]);
+  }
+  std::sort(opp_hand.begin(), opp_hand.end());
+  std::copy(opp_hand.begin(), opp_hand.end(), t.hand[opp].begin());
+  for (int j = 0; j < s.deck_size; ++j) t.deck[j] = hidden[next++];
+  return t;
 }
 
 }  // namespace lcfr::engine::testing
