@@ -70,13 +70,7 @@ absl::StatusOr<Observation> ParseObservation(std::string_view line, Rng& rng) {
   const int h = rules.hand_size;
 
   State& s = obs.state;
-  std::memset(&s, 0, sizeof(s));
-  for (auto& hand : s.hand) hand.fill(kNoCard);
-  for (auto& pile : s.pile) pile.fill(kNoCard);
-  s.deck.fill(kNoCard);
-  s.player = 0;
-  s.last_discard = -1;
-  s.end = EndReason::kNotOver;
+  s = EmptyState();  // the acting player is seat 0
 
   if (!j.contains("decision") || !j["decision"].is_string()) {
     return Error("decision", "required: \"card\" or \"draw\"");

@@ -17,8 +17,6 @@ int PickUniform(ActionMask mask, Rng& rng) {
   return std::countr_zero(mask);
 }
 
-int HighestBit(uint32_t mask) { return 31 - std::countl_zero(mask); }
-
 // Bits strictly between index lo (may be -1: no lower bound) and index hi.
 uint32_t Between(int lo, int hi) {
   if (hi <= lo + 1) return 0;

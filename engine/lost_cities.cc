@@ -10,8 +10,6 @@
 namespace lcfr::engine {
 namespace {
 
-int HighestBit(uint32_t mask) { return 31 - std::countl_zero(mask); }  // -1 for 0
-
 // Calls fn(index) for every set bit of mask, lowest first.
 template <typename Fn>
 void ForEachBit(uint32_t mask, Fn&& fn) {
@@ -22,6 +20,18 @@ void ForEachBit(uint32_t mask, Fn&& fn) {
 }
 
 }  // namespace
+
+State EmptyState() {
+  State s;
+  std::memset(&s, 0, sizeof(s));
+  for (auto& hand : s.hand) hand.fill(kNoCard);
+  for (auto& pile : s.pile) pile.fill(kNoCard);
+  s.deck.fill(kNoCard);
+  s.phase = Phase::kCard;
+  s.last_discard = -1;
+  s.end = EndReason::kNotOver;
+  return s;
+}
 
 const char* EndReasonName(EndReason reason) {
   switch (reason) {
@@ -104,14 +114,7 @@ absl::StatusOr<State> LostCities::DealFromDeck(std::span<const Card> deck) const
     word |= bit;
   }
 
-  State s;
-  std::memset(&s, 0, sizeof(s));  // padding too, so that byte-wise comparisons are stable
-  for (auto& hand : s.hand) hand.fill(kNoCard);
-  for (auto& pile : s.pile) pile.fill(kNoCard);
-  s.deck.fill(kNoCard);
-  s.last_discard = -1;
-  s.phase = Phase::kCard;
-  s.end = EndReason::kNotOver;
+  State s = EmptyState();
   const int h = rules_.hand_size;
   for (int k = 0; k < 2 * h; ++k) {
     InsertIntoHand(s, k % 2, deck[static_cast<size_t>(n - 1 - k)]);

@@ -18,6 +18,7 @@
 #define LCFR_ENGINE_LOST_CITIES_H_
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -76,6 +77,13 @@ struct State {
   bool operator==(const State&) const = default;
 };
 static_assert(std::is_trivially_copyable_v<State>);
+
+// A state with no cards anywhere: every container empty (kNoCard past its size, padding
+// zeroed so byte-wise comparisons are stable), player 0 to make a card decision.
+State EmptyState();
+
+// Index of the highest set bit, -1 for 0.
+inline int HighestBit(uint32_t mask) { return 31 - std::countl_zero(mask); }
 
 // What Apply() returns and Undo() needs to restore a state exactly.
 struct UndoRecord {
