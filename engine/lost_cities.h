@@ -92,8 +92,12 @@ struct UndoRecord {
   uint8_t was_known;    // whether the card's bit in State::known was set before the action
 };
 
+// Models the Game concept of engine/game.h.
 class LostCities {
  public:
+  using State = ::lcfr::engine::State;
+  using UndoRecord = ::lcfr::engine::UndoRecord;
+
   // Precondition: Validate(rules).ok(). Use Create() for untrusted rules.
   explicit LostCities(const Rules& rules = Rules{});
   static absl::StatusOr<LostCities> Create(const Rules& rules);
@@ -102,6 +106,9 @@ class LostCities {
   int num_actions() const { return num_actions_; }
   int deck_action() const { return 2 * rules_.hand_size; }
   int pile_action(int color) const { return 2 * rules_.hand_size + 1 + color; }
+  int MaxDecisions() const { return rules_.max_decisions; }
+  // Traversals divide payoffs (score differences) by this: 100 points map to 1.
+  static double DefaultPayoffScale() { return 100.0; }
 
   // ---- Dealing -------------------------------------------------------------------------
   // The cards of the rule set in ascending id order (an unshuffled deck, bottom first).
@@ -119,6 +126,7 @@ class LostCities {
   // ---- Queries -------------------------------------------------------------------------
   static bool IsTerminal(const State& s) { return s.end != EndReason::kNotOver; }
   static int CurrentPlayer(const State& s) { return s.player; }
+  static bool HitDecisionCap(const State& s) { return s.end == EndReason::kDecisionCap; }
   // Legal actions of the player to move; 0 iff the state is terminal.
   ActionMask LegalMask(const State& s) const;
   std::vector<int> LegalActions(const State& s) const;

@@ -1,0 +1,68 @@
+// Kuhn poker (Kuhn, 1950): three cards J < Q < K, one card each, ante 1, one bet of 1.
+// Player 0 acts first. Actions: 0 = pass (check or fold), 1 = bet (bet or call).
+// Histories: pp, bp, bb, pbp, pbb (p = pass, b = bet); the game value for player 0 is -1/18.
+// A toy game for checking CFR math exactly (engine/exact.h); models EnumerableGame.
+#ifndef LCFR_ENGINE_KUHN_H_
+#define LCFR_ENGINE_KUHN_H_
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/game.h"
+#include "engine/rng.h"
+
+namespace lcfr::engine {
+
+class KuhnPoker {
+ public:
+  static constexpr int kPass = 0;
+  static constexpr int kBet = 1;
+  static constexpr int kNumCards = 3;
+  // Encoding: [player to move: 2][own card: 3][first action: pass, bet][second action: pass, bet].
+  static constexpr int kEncodingSize = 9;
+
+  struct State {
+    std::array<uint8_t, 2> card{};  // 0 = J, 1 = Q, 2 = K
+    std::array<uint8_t, 3> history{};
+    uint8_t length = 0;  // actions taken
+    bool operator==(const State&) const = default;
+  };
+  // Undo restores the (tiny) state from a copy.
+  struct UndoRecord {
+    State before;
+  };
+
+  int num_actions() const { return 2; }
+  int EncodingSize() const { return kEncodingSize; }
+  int MaxDecisions() const { return 3; }
+  double DefaultPayoffScale() const { return 1.0; }
+
+  // A deal from explicit cards; precondition: distinct, each in [0, 3).
+  static State DealCards(int card0, int card1);
+  State Deal(Rng& rng) const;
+  // The six ordered deals, each with probability 1/6.
+  std::vector<WeightedDeal<State>> AllDeals() const;
+
+  static bool IsTerminal(const State& s);
+  static bool HitDecisionCap(const State&) { return false; }
+  static int CurrentPlayer(const State& s) { return s.length % 2; }
+  // Both actions are legal at every decision; 0 at a terminal state.
+  uint32_t LegalMask(const State& s) const { return IsTerminal(s) ? 0u : 3u; }
+  UndoRecord ApplyUnchecked(State& s, int action) const;
+  void Undo(State& s, int, const UndoRecord& undo) const { s = undo.before; }
+  void Encode(const State& s, std::span<float> out) const;
+  // Chips won by `player` at a terminal state.
+  static double Payoff(const State& s, int player);
+
+  // "J", "Q", "K" and e.g. "Q|K pb" for a state.
+  static std::string ToString(const State& s);
+};
+
+static_assert(EnumerableGame<KuhnPoker>);
+
+}  // namespace lcfr::engine
+
+#endif  // LCFR_ENGINE_KUHN_H_
