@@ -69,10 +69,16 @@ struct Voidify {
   while (false) LCFR_CHECK_EQ(a, b)
 #define LCFR_DCHECK_LT(a, b) \
   while (false) LCFR_CHECK_LT(a, b)
+#define LCFR_DCHECK_LE(a, b) \
+  while (false) LCFR_CHECK_LE(a, b)
+#define LCFR_DCHECK_NE(a, b) \
+  while (false) LCFR_CHECK_NE(a, b)
 #else
 #define LCFR_DCHECK(cond) LCFR_CHECK(cond)
 #define LCFR_DCHECK_EQ(a, b) LCFR_CHECK_EQ(a, b)
 #define LCFR_DCHECK_LT(a, b) LCFR_CHECK_LT(a, b)
+#define LCFR_DCHECK_LE(a, b) LCFR_CHECK_LE(a, b)
+#define LCFR_DCHECK_NE(a, b) LCFR_CHECK_NE(a, b)
 #endif
 
 #endif  // LCFR_ENGINE_CHECK_H_

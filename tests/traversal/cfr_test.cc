@@ -1,0 +1,318 @@
+// The CFR traversals: determinism across widths and workers, unbiased regret estimates on Kuhn
+// and Leduc against the exact solver, sample accounting, the decision cap and stack depth.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/exact.h"
+#include "engine/kuhn.h"
+#include "engine/leduc.h"
+#include "engine/lost_cities.h"
+#include "traversal/cfr.h"
+#include "traversal/evaluators.h"
+#include "traversal/runner.h"
+
+namespace lcfr::traversal {
+namespace {
+
+using engine::KuhnPoker;
+using engine::LeducPoker;
+using engine::LostCities;
+
+// A fixed strategy with full support that depends only on (player, features): probabilities
+// proportional to 0.2 + u, u uniform from a hash of the infoset. A tabular strategy for the
+// unbiasedness checks, usable both as an Evaluator and as an exact-solver policy.
+void HashedStrategy(int player, std::span<const float> features, uint32_t legal,
+                    std::span<float> out) {
+  uint64_t h = 1469598103934665603ULL ^ static_cast<uint64_t>(player);
+  for (float f : features) h = (h ^ static_cast<uint64_t>(f * 7 + 3)) * 1099511628211ULL;
+  double total = 0;
+  for (size_t a = 0; a < out.size(); ++a) {
+    out[a] = 0;
+    if (!(legal >> a & 1)) continue;
+    engine::Rng rng(engine::DeriveSeed({h, a}));
+    out[a] = static_cast<float>(0.2 + rng.UniformDouble());
+    total += out[a];
+  }
+  for (float& p : out) p = static_cast<float>(p / total);
+}
+
+class HashedEvaluator : public Evaluator {
+ public:
+  void Evaluate(std::span<const PolicyRequest> requests) override {
+    for (const PolicyRequest& r : requests) HashedStrategy(r.network, r.features, r.legal_mask, r.output);
+  }
+};
+
+template <typename G>
+auto HashedPolicy(const G& game) {
+  return [&game](const typename G::State& s, std::span<float> out) {
+    std::vector<float> features(game.EncodingSize());
+    game.Encode(s, features);
+    HashedStrategy(game.CurrentPlayer(s), features, game.LegalMask(s), out);
+  };
+}
+
+template <typename G>
+CollectingSink RunOnce(const G& game, const RunnerConfig& config, int iteration, int traverser,
+                       int64_t count, const typename TraversalRunner<G>::EvaluatorFactory& factory,
+                       WorkerStats* stats = nullptr) {
+  TraversalRunner<G> runner(game, config, factory);
+  CollectingSink sink(game.EncodingSize(), game.num_actions());
+  runner.Run(iteration, traverser, count, sink);
+  if (stats != nullptr) *stats = runner.TotalStats();
+  return sink;
+}
+
+TEST_CASE("Traversal: samples are bit-identical for every width and worker count", "[cfr]") {
+  LostCities game;
+  RunnerConfig base;
+  base.seed = 99;
+  base.cfr.scheme = Scheme::kHybrid;
+  base.cfr.hybrid_depth = 1;
+  base.cfr.hybrid_epsilon = 0.1;
+  auto factory = [&](int) {
+    return std::make_unique<PseudoNetworkEvaluator>(game.EncodingSize(), game.num_actions(), 5);
+  };
+  const int64_t count = 10;
+  RunnerConfig recursive = base;
+  recursive.recursive = true;
+  WorkerStats reference_stats;
+  const CollectingSink reference = RunOnce(game, recursive, 3, 1, count, factory, &reference_stats);
+  REQUIRE(reference.advantage.size() > 0);
+  REQUIRE(reference.strategy.size() > 0);
+  CHECK(reference_stats.advantage_samples == static_cast<int64_t>(reference.advantage.size()));
+  CHECK(reference_stats.strategy_samples == static_cast<int64_t>(reference.strategy.size()));
+  CHECK(reference_stats.traversals == count);
+  // Samples arrive in traversal order, each traversal's once.
+  for (size_t i = 1; i < reference.advantage.size(); ++i) {
+    REQUIRE(reference.advantage.traversal(i - 1) <= reference.advantage.traversal(i));
+  }
+  CHECK(reference.advantage.traversal(0) == 0);
+  CHECK(reference.advantage.traversal(reference.advantage.size() - 1) == count - 1);
+  for (auto [width, workers] : {std::pair{1, 1}, {7, 1}, {64, 1}, {7, 2}, {64, 2}}) {
+    RunnerConfig config = base;
+    config.worker_chunk_size = width;
+    config.workers = workers;
+    WorkerStats stats;
+    const CollectingSink sink = RunOnce(game, config, 3, 1, count, factory, &stats);
+    INFO("width " << width << ", workers " << workers);
+    CHECK(sink.advantage == reference.advantage);
+    CHECK(sink.strategy == reference.strategy);
+    CHECK(stats.nodes == reference_stats.nodes);
+    CHECK(stats.policy_calls == reference_stats.policy_calls);
+  }
+  // A different iteration, player or seed gives different samples.
+  CHECK(!(RunOnce(game, recursive, 4, 1, count, factory).advantage == reference.advantage));
+  RunnerConfig other_seed = recursive;
+  other_seed.seed = 100;
+  CHECK(!(RunOnce(game, other_seed, 3, 1, count, factory).advantage == reference.advantage));
+}
+
+// Mean over traversals of sum(weight * target) per (infoset, action), with its standard error.
+struct RegretEstimate {
+  std::vector<double> sum, sum_sq;
+};
+
+template <typename G>
+void CheckUnbiased(const G& game, const CfrConfig& cfr, int64_t traversals, int traverser,
+                   size_t expected_infosets) {
+  RunnerConfig config;
+  config.seed = 2024;
+  config.worker_chunk_size = 16;
+  config.cfr = cfr;
+  const CollectingSink sink = RunOnce(game, config, 1, traverser, traversals,
+                                      [](int) { return std::make_unique<HashedEvaluator>(); });
+  const int n = game.num_actions();
+  std::unordered_map<std::string, RegretEstimate> estimates;
+  std::unordered_map<std::string, std::vector<double>> current;  // this traversal's sums
+  auto flush = [&] {
+    for (auto& [key, x] : current) {
+      RegretEstimate& e = estimates[key];
+      e.sum.resize(n), e.sum_sq.resize(n);
+      for (int a = 0; a < n; ++a) e.sum[a] += x[a], e.sum_sq[a] += x[a] * x[a];
+    }
+    current.clear();
+  };
+  const SampleBuffer& samples = sink.advantage;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    if (i > 0 && samples.traversal(i) != samples.traversal(i - 1)) flush();
+    REQUIRE(samples.player(i) == traverser);
+    std::vector<double>& x = current[engine::InfosetKey(traverser, samples.features(i))];
+    x.resize(n);
+    for (int a = 0; a < n; ++a) x[a] += samples.weight(i) * samples.target(i)[a];
+  }
+  flush();
+
+  engine::ExactSolver<G> solver(game);
+  const double scale = cfr.payoff_scale > 0 ? cfr.payoff_scale : game.DefaultPayoffScale();
+  const auto exact = solver.CounterfactualRegrets(HashedPolicy(game), traverser);
+  const auto wrong = solver.CounterfactualRegrets(
+      [&](const auto& s, std::span<float> out) {
+        const uint32_t legal = game.LegalMask(s);
+        for (int a = 0; a < n; ++a) out[a] = (legal >> a & 1) ? 1.0f / static_cast<float>(std::popcount(legal)) : 0.0f;
+      },
+      traverser);
+  CHECK(estimates.size() == expected_infosets);
+  int mismatches_with_wrong_policy = 0;
+  double worst = 0;
+  for (const auto& [key, e] : estimates) {
+    REQUIRE(exact.count(key) == 1);
+    for (int a = 0; a < n; ++a) {
+      const double count = static_cast<double>(traversals);
+      const double mean = e.sum[a] / count;
+      const double var = std::max(0.0, e.sum_sq[a] / count - mean * mean);
+      const double se = std::sqrt(var / (count - 1));
+      const double expected = exact.at(key)[a] / scale;
+      const double z = std::abs(mean - expected) / (se + 1e-5);
+      worst = std::max(worst, z);
+      CHECK(std::abs(mean - expected) <= 5 * se + 1e-5);
+      if (std::abs(mean - wrong.at(key)[a] / scale) > 5 * se + 1e-5) ++mismatches_with_wrong_policy;
+    }
+  }
+  INFO("largest deviation " << worst << " standard errors over " << estimates.size() << " infosets");
+  CHECK(worst < 5);
+  // The check has power: the regrets of a different policy are rejected.
+  CHECK(mismatches_with_wrong_policy > 0);
+}
+
+TEST_CASE("Traversal: sampled regrets are unbiased on Kuhn, every scheme", "[cfr][unbiased]") {
+  KuhnPoker game;
+  CfrConfig cfr;
+  SECTION("external") {
+    cfr.scheme = Scheme::kExternal;
+    for (int traverser : {0, 1}) CheckUnbiased(game, cfr, 20000, traverser, 6);
+  }
+  SECTION("outcome") {
+    cfr.scheme = Scheme::kOutcome;
+    cfr.epsilon = 0.6;
+    for (int traverser : {0, 1}) CheckUnbiased(game, cfr, 40000, traverser, 6);
+  }
+  SECTION("hybrid, first decision expanded") {
+    cfr.scheme = Scheme::kHybrid;
+    cfr.hybrid_depth = 1;
+    cfr.hybrid_epsilon = 0.3;
+    // Player 0 decides twice (its second decision is beyond the expanded depth), player 1 once.
+    CheckUnbiased(game, cfr, 20000, 0, 3);
+    CheckUnbiased(game, cfr, 20000, 1, 6);
+  }
+  SECTION("hybrid, one of two actions sampled") {
+    cfr.scheme = Scheme::kHybrid;
+    cfr.hybrid_depth = 2;
+    cfr.hybrid_actions = 1;
+    for (int traverser : {0, 1}) CheckUnbiased(game, cfr, 40000, traverser, 6);
+  }
+}
+
+TEST_CASE("Traversal: sampled regrets are unbiased on Leduc", "[cfr][unbiased]") {
+  LeducPoker game;
+  engine::ExactSolver<LeducPoker> solver(game);
+  size_t infosets[2] = {0, 0};
+  for (const auto& infoset : solver.infosets()) ++infosets[infoset.player];
+  CfrConfig cfr;
+  SECTION("external") {
+    cfr.scheme = Scheme::kExternal;
+    CheckUnbiased(game, cfr, 30000, 0, infosets[0]);
+    CheckUnbiased(game, cfr, 30000, 1, infosets[1]);
+  }
+  SECTION("hybrid: two decisions, two actions each, then sampled") {
+    cfr.scheme = Scheme::kHybrid;
+    cfr.hybrid_depth = 2;
+    cfr.hybrid_actions = 2;
+    cfr.hybrid_epsilon = 0.2;
+    for (int traverser = 0; traverser < 2; ++traverser) {
+      // Infosets at the traverser's first two decisions.
+      RunnerConfig config;
+      config.cfr = cfr;
+      const auto sink = RunOnce(game, config, 1, traverser, 2000,
+                                [](int) { return std::make_unique<HashedEvaluator>(); });
+      std::map<std::string, int> seen;
+      for (size_t i = 0; i < sink.advantage.size(); ++i) {
+        ++seen[engine::InfosetKey(traverser, sink.advantage.features(i))];
+      }
+      CHECK(seen.size() < infosets[traverser]);
+      CheckUnbiased(game, cfr, 60000, traverser, seen.size());
+    }
+  }
+  SECTION("outcome") {
+    cfr.scheme = Scheme::kOutcome;
+    cfr.epsilon = 0.6;
+    for (int traverser : {0, 1}) CheckUnbiased(game, cfr, 100000, traverser, infosets[traverser]);
+  }
+}
+
+// Lost Cities policy that loops through the discard piles: discard, then draw from a pile
+// whenever one is allowed. Games under it run into the decision cap.
+class PileLoopEvaluator : public Evaluator {
+ public:
+  explicit PileLoopEvaluator(const LostCities* game) : game_(game) {}
+  void Evaluate(std::span<const PolicyRequest> requests) override {
+    for (const PolicyRequest& r : requests) {
+      std::fill(r.output.begin(), r.output.end(), 0.0f);
+      uint32_t preferred = 0;
+      for (int c = 0; c < game_->rules().colors; ++c) preferred |= r.legal_mask & (1u << game_->pile_action(c));
+      for (int slot = 0; slot < game_->rules().hand_size; ++slot) preferred |= r.legal_mask & (1u << (2 * slot + 1));
+      const uint32_t chosen = preferred ? preferred : r.legal_mask;
+      const float p = 1.0f / static_cast<float>(std::popcount(chosen));
+      for (int a = 0; a < game_->num_actions(); ++a) r.output[a] = (chosen >> a & 1) ? p : 0.0f;
+    }
+  }
+
+ private:
+  const LostCities* game_;
+};
+
+TEST_CASE("Traversal: fiber stacks hold a traversal down to the decision cap", "[cfr][stack]") {
+  LostCities game;  // max_decisions 1000
+  PileLoopEvaluator evaluator(&game);
+  BatcherConfig batcher_config;
+  batcher_config.width = 3;
+  batcher_config.stack_bytes = StackBytesForDepth(game.MaxDecisions());
+  batcher_config.guard_stacks = true;
+  batcher_config.paint_stacks = true;
+  FiberBatcher batcher(batcher_config, &evaluator);
+  CfrConfig cfr;
+  cfr.scheme = Scheme::kHybrid;
+  cfr.hybrid_depth = 0;  // on-policy all the way down
+  std::vector<std::vector<float>> features(3, std::vector<float>(game.EncodingSize()));
+  SampleBuffer advantage(game.EncodingSize(), game.num_actions());
+  SampleBuffer strategy(game.EncodingSize(), game.num_actions());
+  batcher.Run(6, [&](int64_t index, PolicyClient& policy) {
+    const CfrTraversal<LostCities>::Params params{&game, &cfr, 0, 1, index};
+    CfrTraversal<LostCities>(params, engine::Rng(static_cast<uint64_t>(index)), policy,
+                             features[policy.slot()], advantage, strategy, batcher.stats())
+        .Run();
+  });
+  const WorkerStats& stats = batcher.stats();
+  CHECK(stats.capped_leaves == 6);
+  CHECK(stats.nodes == 6 * (game.MaxDecisions() + 1));
+  const size_t peak = batcher.PeakStackBytes();
+  INFO("peak stack " << peak << " bytes of " << batcher_config.stack_bytes << " at depth "
+                     << game.MaxDecisions() << " (" << peak / game.MaxDecisions()
+                     << " bytes per level)");
+  CHECK(peak < batcher_config.stack_bytes);
+  CHECK(peak > static_cast<size_t>(game.MaxDecisions()) * 64);
+  WARN("peak stack " << peak << " bytes of " << batcher_config.stack_bytes << " at depth "
+                     << game.MaxDecisions());
+}
+
+TEST_CASE("Traversal: configuration errors name the field", "[cfr]") {
+  CfrConfig cfr;
+  cfr.epsilon = 0;
+  CHECK_THAT(std::string(cfr.Validate().message()), Catch::Contains("epsilon = 0"));
+  cfr = CfrConfig{};
+  cfr.hybrid_depth = -1;
+  CHECK_THAT(std::string(cfr.Validate().message()), Catch::Contains("hybrid_depth"));
+  RunnerConfig runner;
+  runner.worker_chunk_size = 0;
+  CHECK_THAT(std::string(runner.Validate().message()), Catch::Contains("worker_chunk_size = 0"));
+  CHECK(ParseScheme("hybrid").value() == Scheme::kHybrid);
+  CHECK_THAT(std::string(ParseScheme("robust").status().message()), Catch::Contains("'robust'"));
+}
+
+}  // namespace
+}  // namespace lcfr::traversal

@@ -1,0 +1,51 @@
+#include "traversal/cfr.h"
+
+#include "engine/strings.h"
+
+namespace lcfr::traversal {
+
+std::string_view SchemeName(Scheme scheme) {
+  switch (scheme) {
+    case Scheme::kExternal:
+      return "external";
+    case Scheme::kOutcome:
+      return "outcome";
+    case Scheme::kHybrid:
+      return "hybrid";
+  }
+  return "?";
+}
+
+absl::StatusOr<Scheme> ParseScheme(std::string_view name) {
+  for (Scheme scheme : {Scheme::kExternal, Scheme::kOutcome, Scheme::kHybrid}) {
+    if (name == SchemeName(scheme)) return scheme;
+  }
+  return absl::InvalidArgumentError(lcfr::StrCat(
+      "unknown sampling scheme '", name, "' (expected external, outcome or hybrid)"));
+}
+
+absl::Status CfrConfig::Validate() const {
+  if (!(epsilon > 0 && epsilon <= 1)) {
+    return absl::InvalidArgumentError(
+        lcfr::StrCat("epsilon = ", epsilon, ": must be in (0, 1] (outcome sampling needs "
+                     "exploration to stay unbiased)"));
+  }
+  if (hybrid_depth < 0) {
+    return absl::InvalidArgumentError(lcfr::StrCat("hybrid_depth = ", hybrid_depth, ": must be >= 0"));
+  }
+  if (hybrid_actions < 0 || hybrid_actions > 32) {
+    return absl::InvalidArgumentError(
+        lcfr::StrCat("hybrid_actions = ", hybrid_actions, ": must be in [0, 32] (0 = all)"));
+  }
+  if (!(hybrid_epsilon >= 0 && hybrid_epsilon <= 1)) {
+    return absl::InvalidArgumentError(
+        lcfr::StrCat("hybrid_epsilon = ", hybrid_epsilon, ": must be in [0, 1]"));
+  }
+  if (!(payoff_scale >= 0)) {
+    return absl::InvalidArgumentError(
+        lcfr::StrCat("payoff_scale = ", payoff_scale, ": must be >= 0 (0 = the game's default)"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace lcfr::traversal

@@ -1,0 +1,245 @@
+// Deep CFR traversals (Brown et al., 2019, "Deep Counterfactual Regret Minimization"), generic
+// over the Game concept, with three sampling schemes for the traverser's own decisions:
+//
+// - kExternal: external sampling (Lanctot et al., 2009), the Deep CFR paper's scheme: every
+//   legal traverser action is expanded. Exact in expectation and feasible for small games.
+// - kOutcome: outcome sampling (Lanctot et al., 2009): one traverser action sampled from
+//   q = epsilon * uniform + (1 - epsilon) * sigma. The child's value is importance-weighted,
+//   v~(a) = [a = a*] v(a*) / q(a*), and the regret target is the baseline-subtracted
+//   r~(a) = v~(a) - sum_b sigma(b) v~(b): unsampled actions get minus the node value, not 0
+//   (the earlier engine's bias). Unbiased for every epsilon > 0.
+// - kHybrid: for the traverser's first `hybrid_depth` decisions expand every legal action (or
+//   `hybrid_actions` of them drawn uniformly without replacement, each value scaled by
+//   n_legal / k, which keeps it unbiased); beyond that depth sample one action from
+//   q = hybrid_epsilon * uniform + (1 - hybrid_epsilon) * sigma and return the importance-
+//   weighted value sigma(a*) v(a*) / q(a*), unbiased for any hybrid_epsilon >= 0. Advantage
+//   samples are recorded only in the expanded region, where the per-action regret estimate has
+//   bounded weights; the sampled tail only estimates values.
+//
+// In every scheme the other player samples its action from its current regret-matching
+// strategy (its advantage network) and a strategy sample (features, sigma) is recorded there;
+// chance is sampled once at the root by Game::Deal. Payoffs are divided by the payoff scale
+// (CfrConfig::payoff_scale, default Game::DefaultPayoffScale()): targets are in those units.
+//
+// Sample weights (traversal/samples.h): a node reached through sampled traverser actions
+// carries weight 1/q, q = the product over those actions of their sampling probability (q(a*)
+// for one sampled action, k / n_legal for a k-subset). Then sum(weight * target) / traversals
+// is an unbiased estimate of the counterfactual regret at every recorded infoset; tests check
+// it against engine/exact.h on Kuhn and Leduc.
+#ifndef LCFR_TRAVERSAL_CFR_H_
+#define LCFR_TRAVERSAL_CFR_H_
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "engine/check.h"
+#include "engine/game.h"
+#include "engine/rng.h"
+#include "traversal/evaluator.h"
+#include "traversal/fiber_batcher.h"
+#include "traversal/samples.h"
+#include "traversal/stats.h"
+
+namespace lcfr::traversal {
+
+enum class Scheme { kExternal, kOutcome, kHybrid };
+std::string_view SchemeName(Scheme scheme);  // "external", "outcome", "hybrid"
+absl::StatusOr<Scheme> ParseScheme(std::string_view name);
+
+struct CfrConfig {
+  Scheme scheme = Scheme::kHybrid;
+  double epsilon = 0.6;         // outcome sampling: exploration at traverser nodes, in (0, 1]
+  int hybrid_depth = 2;         // hybrid: traverser decisions expanded, >= 0
+  int hybrid_actions = 0;       // hybrid: actions expanded per node there; 0 = all legal
+  double hybrid_epsilon = 0.0;  // hybrid: exploration in the sampled tail, in [0, 1]
+  double payoff_scale = 0.0;    // payoffs are divided by this; 0 = the game's default
+
+  // Errors name the field and the allowed range.
+  absl::Status Validate() const;
+};
+
+// One traversal: deals, walks the tree for `traverser`, records samples. Runs on a fiber or on
+// the worker thread (PolicyClient decides); allocation-free except for sample storage.
+template <engine::Game G>
+class CfrTraversal {
+ public:
+  using State = typename G::State;
+
+  struct Params {
+    const G* game;
+    const CfrConfig* config;
+    int traverser;
+    int iteration;
+    int64_t index;  // traversal index within the iteration; stored in the samples
+  };
+
+  // `features` is scratch of game.EncodingSize() floats, private to this traversal while it
+  // runs. Samples are appended to `advantage` and `strategy`; counts go to `stats`.
+  CfrTraversal(const Params& params, engine::Rng rng, PolicyClient& policy,
+               std::span<float> features, SampleBuffer& advantage, SampleBuffer& strategy,
+               WorkerStats& stats)
+      : game_(*params.game),
+        config_(*params.config),
+        traverser_(params.traverser),
+        iteration_(params.iteration),
+        index_(params.index),
+        num_actions_(params.game->num_actions()),
+        inv_scale_(1.0 / (params.config->payoff_scale > 0 ? params.config->payoff_scale
+                                                          : params.game->DefaultPayoffScale())),
+        rng_(rng),
+        policy_(policy),
+        features_(features),
+        advantage_(advantage),
+        strategy_(strategy),
+        stats_(stats) {
+    LCFR_DCHECK_LE(num_actions_, 32);
+    LCFR_DCHECK_EQ(features.size(), static_cast<size_t>(params.game->EncodingSize()));
+  }
+
+  // Returns the traverser's sampled value of the deal (in scaled payoff units).
+  double Run() {
+    State state = game_.Deal(rng_);
+    return Recurse(state, 0, 1.0);
+  }
+
+ private:
+  // `depth`: traverser decisions above this node; `weight`: 1/q of the traverser's sampling.
+  double Recurse(State& s, int depth, double weight) {
+    ++stats_.nodes;
+    if (game_.IsTerminal(s)) {
+      if (game_.HitDecisionCap(s)) ++stats_.capped_leaves;
+      return static_cast<double>(game_.Payoff(s, traverser_)) * inv_scale_;
+    }
+    const int player = game_.CurrentPlayer(s);
+    const uint32_t legal = game_.LegalMask(s);
+    game_.Encode(s, features_);
+    std::array<float, 32> sigma;
+    const std::span<float> strategy(sigma.data(), num_actions_);
+    policy_.Evaluate(AdvantageNetwork(player), features_, legal, strategy);
+
+    if (player != traverser_) {
+      const size_t i = strategy_.Add(features_, legal, static_cast<float>(weight), iteration_,
+                                     player, index_);
+      std::copy(strategy.begin(), strategy.end(), strategy_.target(i).begin());
+      ++stats_.strategy_samples;
+      const int action = Sample(sigma, legal, 0.0);
+      const auto undo = game_.ApplyUnchecked(s, action);
+      const double value = Recurse(s, depth, weight);
+      game_.Undo(s, action, undo);
+      return value;
+    }
+    const bool expand = config_.scheme == Scheme::kExternal ||
+                        (config_.scheme == Scheme::kHybrid && depth < config_.hybrid_depth);
+    return expand ? Expand(s, depth, weight, legal, sigma)
+                  : SampleOne(s, depth, weight, legal, sigma);
+  }
+
+  double Expand(State& s, int depth, double weight, uint32_t legal,
+                const std::array<float, 32>& sigma) {
+    // Choose the expanded set: all legal actions, or k of them uniformly without replacement.
+    uint32_t chosen = legal;
+    const int n_legal = std::popcount(legal);
+    if (config_.scheme == Scheme::kHybrid && config_.hybrid_actions > 0 &&
+        config_.hybrid_actions < n_legal) {
+      std::array<int, 32> actions;
+      int n = 0;
+      for (uint32_t m = legal; m; m &= m - 1) actions[n++] = std::countr_zero(m);
+      chosen = 0;
+      for (int i = 0; i < config_.hybrid_actions; ++i) {
+        const int j = i + static_cast<int>(rng_.Uniform(static_cast<uint32_t>(n - i)));
+        std::swap(actions[i], actions[j]);
+        chosen |= 1u << actions[i];
+      }
+    }
+    const double scale = static_cast<double>(n_legal) / std::popcount(chosen);
+    const size_t i = advantage_.Add(features_, legal, static_cast<float>(weight), iteration_,
+                                    traverser_, index_);
+    ++stats_.advantage_samples;
+    std::array<double, 32> value{};
+    for (uint32_t m = chosen; m; m &= m - 1) {
+      const int a = std::countr_zero(m);
+      const auto undo = game_.ApplyUnchecked(s, a);
+      value[a] = scale * Recurse(s, depth + 1, weight * scale);
+      game_.Undo(s, a, undo);
+    }
+    double node = 0;
+    for (uint32_t m = legal; m; m &= m - 1) {
+      const int a = std::countr_zero(m);
+      node += sigma[a] * value[a];
+    }
+    const std::span<float> target = advantage_.target(i);
+    for (uint32_t m = legal; m; m &= m - 1) {
+      const int a = std::countr_zero(m);
+      target[a] = static_cast<float>(value[a] - node);
+    }
+    return node;
+  }
+
+  double SampleOne(State& s, int depth, double weight, uint32_t legal,
+                   const std::array<float, 32>& sigma) {
+    const bool outcome = config_.scheme == Scheme::kOutcome;
+    const double epsilon = outcome ? config_.epsilon : config_.hybrid_epsilon;
+    const int action = Sample(sigma, legal, epsilon);
+    const double q = epsilon / std::popcount(legal) + (1 - epsilon) * sigma[action];
+    size_t i = 0;
+    if (outcome) {
+      i = advantage_.Add(features_, legal, static_cast<float>(weight), iteration_, traverser_,
+                         index_);
+      ++stats_.advantage_samples;
+    }
+    const auto undo = game_.ApplyUnchecked(s, action);
+    const double child = Recurse(s, depth + 1, weight / q) / q;  // v~(a*)
+    game_.Undo(s, action, undo);
+    const double node = sigma[action] * child;
+    if (outcome) {
+      const std::span<float> target = advantage_.target(i);
+      for (uint32_t m = legal; m; m &= m - 1) {
+        const int a = std::countr_zero(m);
+        target[a] = static_cast<float>((a == action ? child : 0.0) - node);
+      }
+    }
+    return node;
+  }
+
+  // Draws an action from epsilon * uniform(legal) + (1 - epsilon) * sigma.
+  int Sample(const std::array<float, 32>& sigma, uint32_t legal, double epsilon) {
+    const double u = rng_.UniformDouble();
+    const double uniform = epsilon / std::popcount(legal);
+    double cumulative = 0;
+    int last = -1;
+    for (uint32_t m = legal; m; m &= m - 1) {
+      const int a = std::countr_zero(m);
+      const double p = uniform + (1 - epsilon) * sigma[a];
+      if (p <= 0) continue;
+      last = a;
+      cumulative += p;
+      if (u < cumulative) return a;
+    }
+    LCFR_CHECK_GE(last, 0) << "the evaluator returned no probability on a legal action";
+    return last;  // rounding: u at the accumulated total
+  }
+
+  const G& game_;
+  const CfrConfig& config_;
+  const int traverser_;
+  const int iteration_;
+  const int64_t index_;
+  const int num_actions_;
+  const double inv_scale_;
+  engine::Rng rng_;
+  PolicyClient& policy_;
+  std::span<float> features_;
+  SampleBuffer& advantage_;
+  SampleBuffer& strategy_;
+  WorkerStats& stats_;
+};
+
+}  // namespace lcfr::traversal
+
+#endif  // LCFR_TRAVERSAL_CFR_H_

@@ -1,0 +1,45 @@
+// The boundary between traversal and inference, owned by traversal: no tensors here.
+//
+// A traversal that needs a player's strategy makes a PolicyRequest (network id, the infoset
+// features, the legal mask, and where to write the answer) through a PolicyClient
+// (traversal/fiber_batcher.h). The worker's batcher gathers the requests of all its suspended
+// traversals and hands them to its Evaluator in one call. inference/ implements Evaluator with
+// libtorch networks; traversal/evaluators.h has the test doubles (uniform, tabular, a
+// deterministic pseudo-network).
+#ifndef LCFR_TRAVERSAL_EVALUATOR_H_
+#define LCFR_TRAVERSAL_EVALUATOR_H_
+
+#include <cstdint>
+#include <span>
+
+namespace lcfr::traversal {
+
+// Network ids. The CFR traversals ask the advantage network of the player to move (its current
+// regret-matching strategy); evaluation and agents ask the strategy network.
+inline constexpr int kAdvantageNetwork0 = 0;
+inline constexpr int kAdvantageNetwork1 = 1;
+inline constexpr int kStrategyNetwork = 2;
+inline constexpr int kMaxNetworks = 4;
+inline constexpr int AdvantageNetwork(int player) { return player; }
+
+struct PolicyRequest {
+  int network = 0;                    // in [0, kMaxNetworks)
+  std::span<const float> features;    // the game's infoset encoding
+  uint32_t legal_mask = 0;            // bit a set: action a legal; at least one bit set
+  std::span<float> output;            // num_actions floats, owned by the caller
+};
+
+// Fills each request's output with a probability distribution over its legal actions (0 at
+// illegal ones): regret matching of the advantages for an advantage network, the masked softmax
+// for a strategy network. One instance per worker; called on the worker's thread (never on a
+// fiber), one batch at a time; requests may mix networks. The spans stay valid during the call
+// only. Errors are thrown (the worker cancels its traversals and rethrows).
+class Evaluator {
+ public:
+  virtual ~Evaluator() = default;
+  virtual void Evaluate(std::span<const PolicyRequest> requests) = 0;
+};
+
+}  // namespace lcfr::traversal
+
+#endif  // LCFR_TRAVERSAL_EVALUATOR_H_

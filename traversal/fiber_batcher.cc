@@ -1,0 +1,346 @@
+#include "traversal/fiber_batcher.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include <boost/context/fiber.hpp>
+#include <boost/context/fixedsize_stack.hpp>
+#include <boost/context/preallocated.hpp>
+#include <boost/context/protected_fixedsize_stack.hpp>
+#include <boost/context/stack_traits.hpp>
+
+#include "engine/check.h"
+#include "engine/strings.h"
+#include "traversal/cycle_clock.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define LCFR_ASAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LCFR_ASAN_FIBERS 1
+#endif
+#endif
+
+#if defined(LCFR_ASAN_FIBERS)
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+namespace lcfr::traversal {
+namespace ctx = boost::context;
+namespace {
+
+constexpr unsigned char kPaint = 0xA5;
+
+// ASan must be told about every stack switch, or it reports false errors when a fiber's
+// stack is unwound or reused (https://github.com/google/sanitizers/issues/189).
+inline void StartSwitch([[maybe_unused]] void** fake_stack_save,
+                        [[maybe_unused]] const void* bottom, [[maybe_unused]] size_t size) {
+#if defined(LCFR_ASAN_FIBERS)
+  __sanitizer_start_switch_fiber(fake_stack_save, bottom, size);
+#endif
+}
+
+inline void FinishSwitch([[maybe_unused]] void* fake_stack_save,
+                         [[maybe_unused]] const void** bottom_old,
+                         [[maybe_unused]] size_t* size_old) {
+#if defined(LCFR_ASAN_FIBERS)
+  __sanitizer_finish_switch_fiber(fake_stack_save, bottom_old, size_old);
+#endif
+}
+
+// The stack allocator handed to a fiber created on a slot's preallocated stack: the slot owns
+// the memory, so completing a fiber frees nothing.
+struct KeepSlotStack {
+  ctx::stack_context allocate() {
+    LCFR_CHECK(false) << "fiber stacks are preallocated per slot";
+    return {};
+  }
+  void deallocate(ctx::stack_context&) noexcept {}
+};
+
+std::string Describe(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "an exception that is not a std::exception";
+  }
+}
+
+}  // namespace
+
+size_t StackBytesForDepth(int max_depth) {
+#if defined(LCFR_ASAN_FIBERS)
+  constexpr size_t kBase = 256 * 1024, kPerLevel = 4 * 1024;
+#else
+  constexpr size_t kBase = 64 * 1024, kPerLevel = 1024;
+#endif
+  const size_t page = ctx::stack_traits::page_size();
+  const size_t bytes = kBase + static_cast<size_t>(std::max(max_depth, 0)) * kPerLevel;
+  return (bytes + page - 1) / page * page;
+}
+
+struct FiberBatcher::Slot {
+  ctx::stack_context stack;  // as allocated (a guard page, if any, at the low end)
+  char* usable_bottom = nullptr;
+  size_t usable_size = 0;
+  ctx::fiber fiber;   // the task's fiber; empty when the slot is free
+  ctx::fiber caller;  // the scheduler, while the task's fiber runs
+  PolicyClient client;
+  int64_t index = -1;
+  bool finished = true;
+  bool cancelled = false;
+  std::exception_ptr error;
+  void* fake_stack = nullptr;  // ASan's fake stack of this fiber while it is switched out
+};
+
+void PolicyClient::Evaluate(int network, std::span<const float> features, uint32_t legal_mask,
+                            std::span<float> output) {
+  LCFR_DCHECK(network >= 0 && network < kMaxNetworks);
+  const PolicyRequest request{network, features, legal_mask, output};
+  if (batcher_ != nullptr) {
+    batcher_->Submit(slot_, request);
+    return;
+  }
+  const uint64_t start = CycleClock::Now();
+  direct_->Evaluate({&request, 1});
+  stats_->evaluator_ticks += CycleClock::Now() - start;
+  ++stats_->policy_calls;
+  stats_->rows.Add(1);
+  ++stats_->networks[network].policy_calls;
+  stats_->networks[network].rows.Add(1);
+}
+
+PolicyClient PolicyClient::Direct(Evaluator* evaluator, WorkerStats* stats) {
+  LCFR_CHECK(evaluator != nullptr && stats != nullptr);
+  PolicyClient client;
+  client.direct_ = evaluator;
+  client.stats_ = stats;
+  return client;
+}
+
+FiberBatcher::FiberBatcher(const BatcherConfig& config, Evaluator* evaluator)
+    : config_(config),
+      evaluator_(evaluator),
+      max_batch_(config.max_batch > 0 ? config.max_batch : config.width) {
+  LCFR_CHECK_GE(config.width, 1);
+  LCFR_CHECK(evaluator != nullptr);
+  const size_t page = ctx::stack_traits::page_size();
+  for (int s = 0; s < config.width; ++s) {
+    auto slot = std::make_unique<Slot>();
+    if (config.guard_stacks) {
+      slot->stack = ctx::protected_fixedsize_stack(config.stack_bytes).allocate();
+      slot->usable_size = slot->stack.size - page;  // the guard page is the lowest one
+    } else {
+      slot->stack = ctx::fixedsize_stack(config.stack_bytes).allocate();
+      slot->usable_size = slot->stack.size;
+    }
+    slot->usable_bottom = static_cast<char*>(slot->stack.sp) - slot->usable_size;
+    if (config.paint_stacks) std::memset(slot->usable_bottom, kPaint, slot->usable_size);
+    slot->client.batcher_ = this;
+    slot->client.stats_ = &stats_;
+    slot->client.slot_ = s;
+    slots_.push_back(std::move(slot));
+  }
+  pending_.reserve(max_batch_);
+  pending_slots_.reserve(max_batch_);
+}
+
+FiberBatcher::~FiberBatcher() {
+  Cancel();
+  for (auto& slot : slots_) {
+    if (config_.guard_stacks) {
+      ctx::protected_fixedsize_stack(config_.stack_bytes).deallocate(slot->stack);
+    } else {
+      ctx::fixedsize_stack(config_.stack_bytes).deallocate(slot->stack);
+    }
+  }
+}
+
+void FiberBatcher::Start(int64_t count, Task task) {
+  LCFR_CHECK_EQ(live_, 0) << "Start while a run is in progress";
+  LCFR_CHECK_GE(count, 0);
+  task_ = std::move(task);
+  count_ = count;
+  next_index_ = 0;
+  run_queue_.clear();
+  for (int s = 0; s < config_.width && next_index_ < count_; ++s) {
+    StartTask(s, next_index_++);
+    run_queue_.push_back(s);
+  }
+}
+
+void FiberBatcher::StartTask(int s, int64_t index) {
+  Slot& slot = *slots_[s];
+  LCFR_DCHECK(!slot.fiber);
+  slot.index = index;
+  slot.finished = false;
+  slot.cancelled = false;
+  slot.error = nullptr;
+  slot.fake_stack = nullptr;
+  slot.fiber = ctx::fiber(
+      std::allocator_arg, ctx::preallocated(slot.stack.sp, slot.stack.size, slot.stack),
+      KeepSlotStack{}, [this, s](ctx::fiber&& caller) {
+        Slot& self = *slots_[s];
+        self.caller = std::move(caller);
+        FinishSwitch(nullptr, &thread_stack_bottom_, &thread_stack_size_);
+        if (!self.cancelled) {
+          try {
+            task_(self.index, self.client);
+          } catch (const FiberCancelled&) {
+            // Unwound on purpose.
+          } catch (const ctx::detail::forced_unwind&) {
+            throw;  // Boost.Context unwinding a fiber it destroys: must pass through.
+          } catch (...) {
+            self.error = std::current_exception();
+          }
+        }
+        self.finished = true;
+        StartSwitch(nullptr, thread_stack_bottom_, thread_stack_size_);
+        return std::move(self.caller);
+      });
+  ++live_;
+}
+
+void FiberBatcher::Resume(int s) {
+  Slot& slot = *slots_[s];
+  void* fake_stack = nullptr;
+  StartSwitch(&fake_stack, slot.usable_bottom, slot.usable_size);
+  slot.fiber = std::move(slot.fiber).resume();
+  FinishSwitch(fake_stack, nullptr, nullptr);
+}
+
+void FiberBatcher::Submit(int s, const PolicyRequest& request) {
+  Slot& slot = *slots_[s];
+  if (slot.cancelled) throw FiberCancelled{};
+  pending_.push_back(request);
+  pending_slots_.push_back(s);
+  StartSwitch(&slot.fake_stack, thread_stack_bottom_, thread_stack_size_);
+  slot.caller = std::move(slot.caller).resume();
+  FinishSwitch(slot.fake_stack, &thread_stack_bottom_, &thread_stack_size_);
+  if (slot.cancelled) throw FiberCancelled{};
+}
+
+bool FiberBatcher::Step() {
+  const uint64_t step_start = CycleClock::Now();
+  uint64_t game_ticks = 0;
+  const uint64_t evaluator_before = stats_.evaluator_ticks;
+  bool flushed = false;
+  while (!flushed) {
+    if (run_queue_.empty()) {
+      if (pending_.empty()) break;  // every task has finished
+      Flush();
+      flushed = true;
+      break;
+    }
+    const int s = run_queue_.front();
+    run_queue_.pop_front();
+    const uint64_t resume_start = CycleClock::Now();
+    Resume(s);
+    game_ticks += CycleClock::Now() - resume_start;
+    Slot& slot = *slots_[s];
+    if (slot.finished) {
+      --live_;
+      if (slot.error) FailTask(s);
+      ++stats_.traversals;
+      if (next_index_ < count_) {
+        StartTask(s, next_index_++);
+        run_queue_.push_back(s);
+      }
+    }
+    if (static_cast<int>(pending_.size()) >= max_batch_) {
+      Flush();
+      flushed = true;
+    }
+  }
+  const uint64_t total = CycleClock::Now() - step_start;
+  const uint64_t evaluator_ticks = stats_.evaluator_ticks - evaluator_before;
+  stats_.game_ticks += game_ticks;
+  stats_.scheduler_ticks += total > game_ticks + evaluator_ticks
+                                ? total - game_ticks - evaluator_ticks
+                                : 0;
+  if (!flushed) LCFR_CHECK_EQ(live_, 0);
+  return flushed;
+}
+
+void FiberBatcher::Run(int64_t count, Task task) {
+  Start(count, std::move(task));
+  while (Step()) {
+  }
+}
+
+void FiberBatcher::Flush() {
+  const int rows = static_cast<int>(pending_.size());
+  const uint64_t start = CycleClock::Now();
+  std::exception_ptr error;
+  try {
+    evaluator_->Evaluate(pending_);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  if (error) {
+    Cancel();  // outside the catch block: cancelling switches fibers
+    std::rethrow_exception(error);
+  }
+  std::array<int, kMaxNetworks> per_network{};
+  for (const PolicyRequest& request : pending_) ++per_network[request.network];
+  stats_.policy_calls += rows;
+  stats_.rows.Add(rows);
+  for (int n = 0; n < kMaxNetworks; ++n) {
+    if (per_network[n] == 0) continue;
+    stats_.networks[n].policy_calls += per_network[n];
+    stats_.networks[n].rows.Add(per_network[n]);
+  }
+  for (int s : pending_slots_) run_queue_.push_back(s);
+  pending_.clear();
+  pending_slots_.clear();
+  stats_.evaluator_ticks += CycleClock::Now() - start;
+}
+
+void FiberBatcher::FailTask(int s) {
+  Slot& slot = *slots_[s];
+  std::exception_ptr cause = std::exchange(slot.error, nullptr);
+  const int64_t index = slot.index;
+  const std::string what = Describe(cause);
+  Cancel();
+  throw TaskFailure(index, lcfr::StrCat("traversal task ", index, " failed: ", what),
+                    std::move(cause));
+}
+
+void FiberBatcher::Cancel() {
+  pending_.clear();
+  pending_slots_.clear();
+  run_queue_.clear();
+  for (int s = 0; s < static_cast<int>(slots_.size()); ++s) {
+    Slot& slot = *slots_[s];
+    if (!slot.fiber) continue;
+    slot.cancelled = true;
+    // A cancelled task gets FiberCancelled at each policy call; one resume normally ends it.
+    for (int attempt = 0; slot.fiber && !slot.finished; ++attempt) {
+      LCFR_CHECK_LT(attempt, 1000) << "task " << slot.index << " ignores cancellation";
+      Resume(s);
+    }
+    LCFR_CHECK(!slot.fiber);
+    slot.error = nullptr;  // a cancelled task's own failure is moot
+  }
+  live_ = 0;
+  next_index_ = count_;
+}
+
+size_t FiberBatcher::PeakStackBytes() const {
+  LCFR_CHECK(config_.paint_stacks) << "PeakStackBytes needs BatcherConfig::paint_stacks";
+  size_t peak = 0;
+  for (const auto& slot : slots_) {
+    size_t untouched = 0;
+    while (untouched < slot->usable_size &&
+           static_cast<unsigned char>(slot->usable_bottom[untouched]) == kPaint) {
+      ++untouched;
+    }
+    peak = std::max(peak, slot->usable_size - untouched);
+  }
+  return peak;
+}
+
+}  // namespace lcfr::traversal

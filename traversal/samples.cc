@@ -1,0 +1,73 @@
+#include "traversal/samples.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "engine/check.h"
+
+namespace lcfr::traversal {
+
+size_t SampleBuffer::Add(std::span<const float> features, uint32_t legal_mask, float weight,
+                         int32_t iteration, int player, int64_t traversal) {
+  LCFR_DCHECK_EQ(features.size(), static_cast<size_t>(feature_size_));
+  const size_t index = size();
+  features_.insert(features_.end(), features.begin(), features.end());
+  targets_.resize(targets_.size() + num_actions_, 0.0f);
+  legal_masks_.push_back(legal_mask);
+  weights_.push_back(weight);
+  iterations_.push_back(iteration);
+  players_.push_back(static_cast<uint8_t>(player));
+  traversals_.push_back(traversal);
+  return index;
+}
+
+void SampleBuffer::Append(const SampleBuffer& other, size_t begin, size_t count) {
+  LCFR_CHECK_EQ(other.feature_size_, feature_size_);
+  LCFR_CHECK_EQ(other.num_actions_, num_actions_);
+  LCFR_CHECK_LE(begin + count, other.size());
+  if (count == 0) return;
+  auto append = [&](auto& to, const auto& from, size_t width) {
+    to.insert(to.end(), from.begin() + begin * width, from.begin() + (begin + count) * width);
+  };
+  append(features_, other.features_, feature_size_);
+  append(targets_, other.targets_, num_actions_);
+  append(legal_masks_, other.legal_masks_, 1);
+  append(weights_, other.weights_, 1);
+  append(iterations_, other.iterations_, 1);
+  append(players_, other.players_, 1);
+  append(traversals_, other.traversals_, 1);
+}
+
+void SampleBuffer::Clear() {
+  features_.clear();
+  targets_.clear();
+  legal_masks_.clear();
+  weights_.clear();
+  iterations_.clear();
+  players_.clear();
+  traversals_.clear();
+}
+
+void SampleBuffer::Reserve(size_t samples) {
+  features_.reserve(samples * feature_size_);
+  targets_.reserve(samples * num_actions_);
+  legal_masks_.reserve(samples);
+  weights_.reserve(samples);
+  iterations_.reserve(samples);
+  players_.reserve(samples);
+  traversals_.reserve(samples);
+}
+
+bool SampleBuffer::operator==(const SampleBuffer& other) const {
+  auto same_bits = [](const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() &&
+           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+  };
+  return feature_size_ == other.feature_size_ && num_actions_ == other.num_actions_ &&
+         same_bits(features_, other.features_) && same_bits(targets_, other.targets_) &&
+         same_bits(weights_, other.weights_) && legal_masks_ == other.legal_masks_ &&
+         iterations_ == other.iterations_ && players_ == other.players_ &&
+         traversals_ == other.traversals_;
+}
+
+}  // namespace lcfr::traversal

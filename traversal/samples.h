@@ -1,0 +1,121 @@
+// Training samples produced by the CFR traversals, and the sink through which the trainer
+// receives them.
+//
+// A sample is (infoset features, legal mask, target per action, weight, iteration, player,
+// traversal index). Two kinds:
+// - advantage samples, recorded at the traverser's decisions: the target is the sampled
+//   counterfactual regret of every legal action (0 at illegal actions), in payoff units divided
+//   by the payoff scale (traversal/cfr.h);
+// - strategy samples, recorded at the other player's decisions: the target is that player's
+//   current strategy (probabilities).
+// `weight` is the importance weight 1 / q, where q is the probability that the traversal's own
+// sampling of traverser actions reached the node (1 under external sampling). Summed over
+// samples and divided by the number of traversals, weight * target is an unbiased estimate of
+// the counterfactual regret (advantage samples) or of the reach-weighted strategy (strategy
+// samples); a trainer minimises the weight-weighted squared error (and may multiply in a
+// linear-CFR iteration weight).
+//
+// Storage is struct-of-arrays and contiguous, so a trainer can copy mini-batches without
+// per-sample allocation.
+#ifndef LCFR_TRAVERSAL_SAMPLES_H_
+#define LCFR_TRAVERSAL_SAMPLES_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace lcfr::traversal {
+
+class SampleBuffer {
+ public:
+  SampleBuffer() = default;
+  SampleBuffer(int feature_size, int num_actions)
+      : feature_size_(feature_size), num_actions_(num_actions) {}
+
+  int feature_size() const { return feature_size_; }
+  int num_actions() const { return num_actions_; }
+  size_t size() const { return legal_masks_.size(); }
+  bool empty() const { return legal_masks_.empty(); }
+
+  // Appends a sample with the given features and a zero target; returns its index. The target
+  // is then written through target(index). References into the buffer are invalidated.
+  size_t Add(std::span<const float> features, uint32_t legal_mask, float weight, int32_t iteration,
+             int player, int64_t traversal);
+
+  std::span<const float> features(size_t i) const {
+    return {features_.data() + i * feature_size_, static_cast<size_t>(feature_size_)};
+  }
+  std::span<float> target(size_t i) {
+    return {targets_.data() + i * num_actions_, static_cast<size_t>(num_actions_)};
+  }
+  std::span<const float> target(size_t i) const {
+    return {targets_.data() + i * num_actions_, static_cast<size_t>(num_actions_)};
+  }
+  uint32_t legal_mask(size_t i) const { return legal_masks_[i]; }
+  float weight(size_t i) const { return weights_[i]; }
+  int32_t iteration(size_t i) const { return iterations_[i]; }
+  int player(size_t i) const { return players_[i]; }
+  int64_t traversal(size_t i) const { return traversals_[i]; }
+
+  // Whole columns, for bulk copies.
+  std::span<const float> all_features() const { return features_; }
+  std::span<const float> all_targets() const { return targets_; }
+  std::span<const uint32_t> all_legal_masks() const { return legal_masks_; }
+  std::span<const float> all_weights() const { return weights_; }
+  std::span<const int32_t> all_iterations() const { return iterations_; }
+
+  // Appends samples [begin, begin + count) of `other` (same shapes).
+  void Append(const SampleBuffer& other, size_t begin, size_t count);
+  void Append(const SampleBuffer& other) { Append(other, 0, other.size()); }
+  void Clear();
+  void Reserve(size_t samples);
+
+  // Exact equality of every field (bit-identical floats), for determinism tests.
+  bool operator==(const SampleBuffer& other) const;
+
+ private:
+  int feature_size_ = 0;
+  int num_actions_ = 0;
+  std::vector<float> features_;
+  std::vector<float> targets_;
+  std::vector<uint32_t> legal_masks_;
+  std::vector<float> weights_;
+  std::vector<int32_t> iterations_;
+  std::vector<uint8_t> players_;
+  std::vector<int64_t> traversals_;
+};
+
+// A consecutive range of one buffer's samples: those of one traversal.
+struct SampleRange {
+  const SampleBuffer* buffer = nullptr;
+  size_t begin = 0;
+  size_t count = 0;
+};
+
+// Receives the samples of an iteration's traversals. TraversalRunner::Run calls Consume once per
+// traversal, in increasing traversal index, on the thread that called Run, after the workers
+// finished: every sample reaches the sink exactly once, in an order that depends only on the
+// seeds (not on worker count or interleave width). The ranges are valid during the call only.
+class SampleSink {
+ public:
+  virtual ~SampleSink() = default;
+  virtual void Consume(int64_t traversal, SampleRange advantage, SampleRange strategy) = 0;
+};
+
+// A sink that keeps everything: two buffers, in traversal order.
+class CollectingSink : public SampleSink {
+ public:
+  CollectingSink(int feature_size, int num_actions)
+      : advantage(feature_size, num_actions), strategy(feature_size, num_actions) {}
+  void Consume(int64_t, SampleRange adv, SampleRange strat) override {
+    advantage.Append(*adv.buffer, adv.begin, adv.count);
+    strategy.Append(*strat.buffer, strat.begin, strat.count);
+  }
+  SampleBuffer advantage;
+  SampleBuffer strategy;
+};
+
+}  // namespace lcfr::traversal
+
+#endif  // LCFR_TRAVERSAL_SAMPLES_H_
