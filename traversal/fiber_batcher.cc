@@ -23,6 +23,7 @@
 #endif
 
 #if defined(LCFR_ASAN_FIBERS)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -58,6 +59,14 @@ struct KeepSlotStack {
   }
   void deallocate(ctx::stack_context&) noexcept {}
 };
+
+// Clears ASan's poisoning of a stack region. Frames left by a fiber that ended by unwinding, or
+// by a stack that was unmapped and mapped again, would otherwise look like redzones.
+inline void Unpoison([[maybe_unused]] void* bottom, [[maybe_unused]] size_t size) {
+#if defined(LCFR_ASAN_FIBERS)
+  ASAN_UNPOISON_MEMORY_REGION(bottom, size);
+#endif
+}
 
 std::string Describe(const std::exception_ptr& error) {
   try {
@@ -138,6 +147,7 @@ FiberBatcher::FiberBatcher(const BatcherConfig& config, Evaluator* evaluator)
       slot->usable_size = slot->stack.size;
     }
     slot->usable_bottom = static_cast<char*>(slot->stack.sp) - slot->usable_size;
+    Unpoison(slot->usable_bottom, slot->usable_size);
     if (config.paint_stacks) std::memset(slot->usable_bottom, kPaint, slot->usable_size);
     slot->client.batcher_ = this;
     slot->client.stats_ = &stats_;
@@ -151,6 +161,7 @@ FiberBatcher::FiberBatcher(const BatcherConfig& config, Evaluator* evaluator)
 FiberBatcher::~FiberBatcher() {
   Cancel();
   for (auto& slot : slots_) {
+    Unpoison(slot->usable_bottom, slot->usable_size);
     if (config_.guard_stacks) {
       ctx::protected_fixedsize_stack(config_.stack_bytes).deallocate(slot->stack);
     } else {
@@ -175,6 +186,7 @@ void FiberBatcher::Start(int64_t count, Task task) {
 void FiberBatcher::StartTask(int s, int64_t index) {
   Slot& slot = *slots_[s];
   LCFR_DCHECK(!slot.fiber);
+  Unpoison(slot.usable_bottom, slot.usable_size);
   slot.index = index;
   slot.finished = false;
   slot.cancelled = false;
