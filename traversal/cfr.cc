@@ -45,6 +45,10 @@ absl::Status CfrConfig::Validate() const {
     return absl::InvalidArgumentError(
         lcfr::StrCat("payoff_scale = ", payoff_scale, ": must be >= 0 (0 = the game's default)"));
   }
+  if (!(strategy_sample_rate > 0 && strategy_sample_rate <= 1)) {
+    return absl::InvalidArgumentError(lcfr::StrCat("strategy_sample_rate = ", strategy_sample_rate,
+                                                   ": must be in (0, 1]"));
+  }
   return absl::OkStatus();
 }
 

@@ -17,7 +17,8 @@
 //   bounded weights; the sampled tail only estimates values.
 //
 // In every scheme the other player samples its action from its current regret-matching
-// strategy (its advantage network) and a strategy sample (features, sigma) is recorded there;
+// strategy (its advantage network) and a strategy sample (features, sigma) is recorded there
+// (with probability strategy_sample_rate);
 // chance is sampled once at the root by Game::Deal. Payoffs are divided by the payoff scale
 // (CfrConfig::payoff_scale, default Game::DefaultPayoffScale()): targets are in those units.
 //
@@ -59,6 +60,10 @@ struct CfrConfig {
   int hybrid_actions = 0;       // hybrid: actions expanded per node there; 0 = all legal
   double hybrid_epsilon = 0.0;  // hybrid: exploration in the sampled tail, in [0, 1]
   double payoff_scale = 0.0;    // payoffs are divided by this; 0 = the game's default
+  // Each of the other player's decisions yields a strategy sample with this probability, its
+  // weight multiplied by 1 / rate (unbiased thinning). In (0, 1]. Lost Cities traversals meet
+  // thousands of such decisions; all of them would be mostly memory traffic.
+  double strategy_sample_rate = 1.0;
 
   // Errors name the field and the allowed range.
   absl::Status Validate() const;
@@ -124,10 +129,13 @@ class CfrTraversal {
     policy_.Evaluate(AdvantageNetwork(player), features_, legal, strategy);
 
     if (player != traverser_) {
-      const size_t i = strategy_.Add(features_, legal, static_cast<float>(weight), iteration_,
-                                     player, index_);
-      std::copy(strategy.begin(), strategy.end(), strategy_.target(i).begin());
-      ++stats_.strategy_samples;
+      const double rate = config_.strategy_sample_rate;
+      if (rate >= 1.0 || rng_.UniformDouble() < rate) {
+        const size_t i = strategy_.Add(features_, legal, static_cast<float>(weight / rate),
+                                       iteration_, player, index_);
+        std::copy(strategy.begin(), strategy.end(), strategy_.target(i).begin());
+        ++stats_.strategy_samples;
+      }
       const int action = Sample(sigma, legal, 0.0);
       const auto undo = game_.ApplyUnchecked(s, action);
       const double value = Recurse(s, depth, weight);

@@ -4,15 +4,17 @@
 //
 // Determinism: traversal i of (iteration, traverser) draws from its own Rng stream
 // DeriveSeed({seed, iteration, traverser, i}); worker w runs the contiguous index range
-// [count * w / W, count * (w + 1) / W); samples reach the sink ordered by traversal index. So
-// with an evaluator whose answer for a row does not depend on the rest of its batch, the
-// samples are bit-identical for every worker count and interleave width.
+// [count * w / W, count * (w + 1) / W); each worker streams its samples to the sink in
+// traversal order (traversal/samples.h). So with an evaluator whose answer for a row does not
+// depend on the rest of its batch, the samples are bit-identical for every worker count and
+// interleave width.
 #ifndef LCFR_TRAVERSAL_RUNNER_H_
 #define LCFR_TRAVERSAL_RUNNER_H_
 
 #include <algorithm>
 #include <exception>
 #include <functional>
+#include <map>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -70,26 +72,25 @@ class TraversalRunner {
       }
       for (int s = 0; s < slots; ++s) {
         worker->features.emplace_back(game.EncodingSize());
-        worker->slot_advantage.emplace_back(game.EncodingSize(), game.num_actions());
-        worker->slot_strategy.emplace_back(game.EncodingSize(), game.num_actions());
+        worker->slots.push_back({SampleBuffer(game.EncodingSize(), game.num_actions()),
+                                 SampleBuffer(game.EncodingSize(), game.num_actions())});
       }
-      worker->advantage = SampleBuffer(game.EncodingSize(), game.num_actions());
-      worker->strategy = SampleBuffer(game.EncodingSize(), game.num_actions());
       workers_.push_back(std::move(worker));
     }
   }
 
   // Runs traversals [0, count) for `traverser` at `iteration` and blocks until all finished.
-  // Every sample goes to `sink` once, in traversal order, on this thread. If a traversal or an
-  // evaluator throws, the other traversals of that worker are cancelled and the first failure
-  // (lowest worker) is rethrown here once every worker has stopped; the sink gets nothing.
+  // Samples stream to `sink` as traversals complete (contract in traversal/samples.h). If a
+  // traversal, the sink or an evaluator throws, that worker's other traversals are cancelled
+  // and the first failure (lowest worker) is rethrown here once every worker has stopped.
   void Run(int iteration, int traverser, int64_t count, SampleSink& sink) {
     LCFR_CHECK(traverser == 0 || traverser == 1);
     const int num_workers = static_cast<int>(workers_.size());
+    sink.BeginRun(num_workers);
     auto body = [&](int w) {
       const int64_t begin = count * w / num_workers;
       const int64_t end = count * (w + 1) / num_workers;
-      RunWorker(*workers_[w], iteration, traverser, begin, end - begin);
+      RunWorker(w, iteration, traverser, begin, end - begin, sink);
     };
     if (num_workers == 1) {
       body(0);
@@ -98,22 +99,15 @@ class TraversalRunner {
       for (int w = 0; w < num_workers; ++w) threads.emplace_back(body, w);
       for (std::thread& t : threads) t.join();
     }
+    std::exception_ptr error;
     for (auto& worker : workers_) {
-      if (worker->error) {
-        std::exception_ptr error = worker->error;
-        for (auto& other : workers_) other->ClearOutput();
-        std::rethrow_exception(error);
-      }
+      if (worker->error && !error) error = worker->error;
+      worker->error = nullptr;
+      for (auto& [index, block] : worker->parked) worker->Recycle(std::move(block));
+      worker->parked.clear();
     }
-    for (auto& worker : workers_) {
-      std::sort(worker->blocks.begin(), worker->blocks.end(),
-                [](const Block& a, const Block& b) { return a.index < b.index; });
-      for (const Block& block : worker->blocks) {
-        sink.Consume(block.index, {&worker->advantage, block.advantage_begin, block.advantage_count},
-                     {&worker->strategy, block.strategy_begin, block.strategy_count});
-      }
-      worker->ClearOutput();
-    }
+    if (error) std::rethrow_exception(error);
+    sink.EndRun();
   }
 
   const RunnerConfig& config() const { return config_; }
@@ -135,49 +129,81 @@ class TraversalRunner {
   }
 
  private:
+  // The samples of one traversal: a fiber slot's buffers while it runs, parked if it
+  // finishes before an earlier traversal of its worker.
   struct Block {
-    int64_t index;
-    size_t advantage_begin, advantage_count, strategy_begin, strategy_count;
+    SampleBuffer advantage, strategy;
   };
   struct Worker {
     std::unique_ptr<Evaluator> evaluator;
     std::unique_ptr<FiberBatcher> batcher;  // null for the plain recursion
     WorkerStats direct_stats;               // the plain recursion's statistics
     std::vector<std::vector<float>> features;  // per fiber slot
-    std::vector<SampleBuffer> slot_advantage, slot_strategy;
-    SampleBuffer advantage, strategy;  // this iteration's samples, in completion order
-    std::vector<Block> blocks;
+    std::vector<Block> slots;                  // per fiber slot
+    std::map<int64_t, Block> parked;           // finished out of order, by traversal index
+    std::vector<Block> spare;                  // cleared blocks for reuse
+    int64_t next_to_emit = 0;
     std::exception_ptr error;
 
-    void ClearOutput() {
-      advantage.Clear();
-      strategy.Clear();
-      blocks.clear();
-      error = nullptr;
+    void Recycle(Block&& block) {
+      block.advantage.Clear();
+      block.strategy.Clear();
+      spare.push_back(std::move(block));
     }
   };
 
-  void RunWorker(Worker& worker, int iteration, int traverser, int64_t begin, int64_t count) {
+  // Called on the worker's thread when traversal `index` (in `slot`) has finished: emits it if
+  // it is the next one in order, with every parked successor; otherwise parks it.
+  void Complete(int w, int64_t index, Block& slot, SampleSink& sink) {
+    Worker& worker = *workers_[w];
+    if (index != worker.next_to_emit) {
+      Block parked;
+      if (!worker.spare.empty()) {
+        parked = std::move(worker.spare.back());
+        worker.spare.pop_back();
+      } else {
+        parked = Block{SampleBuffer(game_.EncodingSize(), game_.num_actions()),
+                       SampleBuffer(game_.EncodingSize(), game_.num_actions())};
+      }
+      std::swap(parked, slot);  // no copy: the slot continues with the spare's buffers
+      worker.parked.emplace(index, std::move(parked));
+      return;
+    }
+    Emit(w, index, slot, sink);
+    ++worker.next_to_emit;
+    while (!worker.parked.empty() && worker.parked.begin()->first == worker.next_to_emit) {
+      auto node = worker.parked.extract(worker.parked.begin());
+      Emit(w, node.key(), node.mapped(), sink);
+      worker.Recycle(std::move(node.mapped()));
+      ++worker.next_to_emit;
+    }
+  }
+
+  void Emit(int w, int64_t index, const Block& block, SampleSink& sink) {
+    sink.Consume(w, index, {&block.advantage, 0, block.advantage.size()},
+                 {&block.strategy, 0, block.strategy.size()});
+  }
+
+  void RunWorker(int w, int iteration, int traverser, int64_t begin, int64_t count,
+                 SampleSink& sink) {
+    Worker& worker = *workers_[w];
+    worker.next_to_emit = begin;
     try {
       WorkerStats& stats = worker.batcher ? worker.batcher->stats() : worker.direct_stats;
       auto task = [&, begin](int64_t i, PolicyClient& policy) {
         const int64_t index = begin + i;
-        const int slot = policy.slot();
-        SampleBuffer& advantage = worker.slot_advantage[slot];
-        SampleBuffer& strategy = worker.slot_strategy[slot];
-        advantage.Clear();
-        strategy.Clear();
+        Block& slot = worker.slots[policy.slot()];
+        slot.advantage.Clear();
+        slot.strategy.Clear();
         const typename CfrTraversal<G>::Params params{&game_, &config_.cfr, traverser, iteration,
                                                       index};
         engine::Rng rng(engine::DeriveSeed({config_.seed, static_cast<uint64_t>(iteration),
                                             static_cast<uint64_t>(traverser),
                                             static_cast<uint64_t>(index)}));
-        CfrTraversal<G>(params, rng, policy, worker.features[slot], advantage, strategy, stats)
+        CfrTraversal<G>(params, rng, policy, worker.features[policy.slot()], slot.advantage,
+                        slot.strategy, stats)
             .Run();
-        worker.blocks.push_back({index, worker.advantage.size(), advantage.size(),
-                                 worker.strategy.size(), strategy.size()});
-        worker.advantage.Append(advantage);
-        worker.strategy.Append(strategy);
+        Complete(w, index, slot, sink);
       };
       if (worker.batcher) {
         worker.batcher->Run(count, task);

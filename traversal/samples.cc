@@ -70,4 +70,22 @@ bool SampleBuffer::operator==(const SampleBuffer& other) const {
          traversals_ == other.traversals_;
 }
 
+void CollectingSink::BeginRun(int num_workers) {
+  worker_advantage_.assign(num_workers,
+                           SampleBuffer(advantage.feature_size(), advantage.num_actions()));
+  worker_strategy_.assign(num_workers, SampleBuffer(strategy.feature_size(), strategy.num_actions()));
+}
+
+void CollectingSink::Consume(int worker, int64_t, SampleRange adv, SampleRange strat) {
+  worker_advantage_[worker].Append(*adv.buffer, adv.begin, adv.count);
+  worker_strategy_[worker].Append(*strat.buffer, strat.begin, strat.count);
+}
+
+void CollectingSink::EndRun() {
+  for (const SampleBuffer& b : worker_advantage_) advantage.Append(b);
+  for (const SampleBuffer& b : worker_strategy_) strategy.Append(b);
+  worker_advantage_.clear();
+  worker_strategy_.clear();
+}
+
 }  // namespace lcfr::traversal

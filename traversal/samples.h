@@ -93,27 +93,42 @@ struct SampleRange {
   size_t count = 0;
 };
 
-// Receives the samples of an iteration's traversals. TraversalRunner::Run calls Consume once per
-// traversal, in increasing traversal index, on the thread that called Run, after the workers
-// finished: every sample reaches the sink exactly once, in an order that depends only on the
-// seeds (not on worker count or interleave width). The ranges are valid during the call only.
+// Receives the samples of an iteration's traversals as they complete (streaming: a worker keeps
+// only the traversals that finished ahead of an earlier one still in flight).
+//
+// Contract, per TraversalRunner::Run: BeginRun(num_workers) on the calling thread; then, on the
+// worker threads, Consume once per traversal: for each worker in increasing traversal index,
+// one call at a time, with worker w covering the index range [count * w / W, count * (w + 1) /
+// W); calls from different workers may run concurrently; then EndRun() on the calling thread
+// after every worker stopped. So every sample reaches the sink exactly once, and concatenating
+// the workers' streams in worker order gives the samples in traversal order, whatever the
+// worker count and interleave width. The ranges are valid during the call only. Consume may
+// throw; the traversal then fails like any other (TaskFailure). If Run throws, the sink may
+// have received part of the iteration and EndRun is not called.
 class SampleSink {
  public:
   virtual ~SampleSink() = default;
-  virtual void Consume(int64_t traversal, SampleRange advantage, SampleRange strategy) = 0;
+  virtual void BeginRun(int num_workers) { (void)num_workers; }
+  virtual void Consume(int worker, int64_t traversal, SampleRange advantage,
+                       SampleRange strategy) = 0;
+  virtual void EndRun() {}
 };
 
-// A sink that keeps everything: two buffers, in traversal order.
+// A sink that keeps everything: per worker while the run lasts, then in traversal order in
+// `advantage` and `strategy` (appended to what they held).
 class CollectingSink : public SampleSink {
  public:
   CollectingSink(int feature_size, int num_actions)
       : advantage(feature_size, num_actions), strategy(feature_size, num_actions) {}
-  void Consume(int64_t, SampleRange adv, SampleRange strat) override {
-    advantage.Append(*adv.buffer, adv.begin, adv.count);
-    strategy.Append(*strat.buffer, strat.begin, strat.count);
-  }
+  void BeginRun(int num_workers) override;
+  void Consume(int worker, int64_t traversal, SampleRange adv, SampleRange strat) override;
+  void EndRun() override;
+
   SampleBuffer advantage;
   SampleBuffer strategy;
+
+ private:
+  std::vector<SampleBuffer> worker_advantage_, worker_strategy_;
 };
 
 }  // namespace lcfr::traversal

@@ -46,7 +46,7 @@ class TabularCfr {
     const double scale = (config_.linear ? iteration_ : 1.0) /
                          static_cast<double>(config_.traversals_per_iteration);
     for (int player = 0; player < 2; ++player) {
-      TableSink sink(&table_, scale);
+      TableSink sink(game_, &table_, scale);
       runner_.Run(iteration_, player, config_.traversals_per_iteration, sink);
     }
   }
@@ -63,12 +63,16 @@ class TabularCfr {
   }
 
  private:
-  class TableSink : public SampleSink {
+  // Collects the run's samples and applies them after the workers stopped (the evaluators
+  // read the table while traversals run).
+  class TableSink : public CollectingSink {
    public:
-    TableSink(RegretTable* table, double scale) : table_(table), scale_(scale) {}
-    void Consume(int64_t, SampleRange advantage, SampleRange strategy) override {
-      table_->AddRegrets(*advantage.buffer, advantage.begin, advantage.count, scale_);
-      table_->AddStrategies(*strategy.buffer, strategy.begin, strategy.count, scale_);
+    TableSink(const G& game, RegretTable* table, double scale)
+        : CollectingSink(game.EncodingSize(), game.num_actions()), table_(table), scale_(scale) {}
+    void EndRun() override {
+      CollectingSink::EndRun();
+      table_->AddRegrets(advantage, 0, advantage.size(), scale_);
+      table_->AddStrategies(strategy, 0, strategy.size(), scale_);
     }
 
    private:

@@ -113,10 +113,45 @@ TEST_CASE("Traversal: samples are bit-identical for every width and worker count
   CHECK(!(RunOnce(game, other_seed, 3, 1, count, factory).advantage == reference.advantage));
 }
 
-// Mean over traversals of sum(weight * target) per (infoset, action), with its standard error.
-struct RegretEstimate {
-  std::vector<double> sum, sum_sq;
+// Per (infoset, action): the mean over traversals of sum(weight * target), and its standard
+// error, from the samples of `traversals` traversals (samples ordered by traversal).
+struct Estimate {
+  std::vector<double> mean, se;
 };
+
+std::unordered_map<std::string, Estimate> PerInfosetMeans(const SampleBuffer& samples,
+                                                          int64_t traversals) {
+  const int n = samples.num_actions();
+  std::unordered_map<std::string, std::pair<std::vector<double>, std::vector<double>>> sums;
+  std::unordered_map<std::string, std::vector<double>> current;  // this traversal's sums
+  auto flush = [&] {
+    for (auto& [key, x] : current) {
+      auto& [sum, sum_sq] = sums[key];
+      sum.resize(n), sum_sq.resize(n);
+      for (int a = 0; a < n; ++a) sum[a] += x[a], sum_sq[a] += x[a] * x[a];
+    }
+    current.clear();
+  };
+  for (size_t i = 0; i < samples.size(); ++i) {
+    if (i > 0 && samples.traversal(i) != samples.traversal(i - 1)) flush();
+    std::vector<double>& x = current[engine::InfosetKey(samples.player(i), samples.features(i))];
+    x.resize(n);
+    for (int a = 0; a < n; ++a) x[a] += samples.weight(i) * samples.target(i)[a];
+  }
+  flush();
+  std::unordered_map<std::string, Estimate> estimates;
+  const double count = static_cast<double>(traversals);
+  for (const auto& [key, s] : sums) {
+    Estimate& e = estimates[key];
+    for (int a = 0; a < n; ++a) {
+      const double mean = s.first[a] / count;
+      const double var = std::max(0.0, s.second[a] / count - mean * mean);
+      e.mean.push_back(mean);
+      e.se.push_back(std::sqrt(var / (count - 1)));
+    }
+  }
+  return estimates;
+}
 
 template <typename G>
 void CheckUnbiased(const G& game, const CfrConfig& cfr, int64_t traversals, int traverser,
@@ -127,26 +162,9 @@ void CheckUnbiased(const G& game, const CfrConfig& cfr, int64_t traversals, int 
   config.cfr = cfr;
   const CollectingSink sink = RunOnce(game, config, 1, traverser, traversals,
                                       [](int) { return std::make_unique<HashedEvaluator>(); });
+  for (size_t i = 0; i < sink.advantage.size(); ++i) REQUIRE(sink.advantage.player(i) == traverser);
   const int n = game.num_actions();
-  std::unordered_map<std::string, RegretEstimate> estimates;
-  std::unordered_map<std::string, std::vector<double>> current;  // this traversal's sums
-  auto flush = [&] {
-    for (auto& [key, x] : current) {
-      RegretEstimate& e = estimates[key];
-      e.sum.resize(n), e.sum_sq.resize(n);
-      for (int a = 0; a < n; ++a) e.sum[a] += x[a], e.sum_sq[a] += x[a] * x[a];
-    }
-    current.clear();
-  };
-  const SampleBuffer& samples = sink.advantage;
-  for (size_t i = 0; i < samples.size(); ++i) {
-    if (i > 0 && samples.traversal(i) != samples.traversal(i - 1)) flush();
-    REQUIRE(samples.player(i) == traverser);
-    std::vector<double>& x = current[engine::InfosetKey(traverser, samples.features(i))];
-    x.resize(n);
-    for (int a = 0; a < n; ++a) x[a] += samples.weight(i) * samples.target(i)[a];
-  }
-  flush();
+  const auto estimates = PerInfosetMeans(sink.advantage, traversals);
 
   engine::ExactSolver<G> solver(game);
   const double scale = cfr.payoff_scale > 0 ? cfr.payoff_scale : game.DefaultPayoffScale();
@@ -163,10 +181,7 @@ void CheckUnbiased(const G& game, const CfrConfig& cfr, int64_t traversals, int 
   for (const auto& [key, e] : estimates) {
     REQUIRE(exact.count(key) == 1);
     for (int a = 0; a < n; ++a) {
-      const double count = static_cast<double>(traversals);
-      const double mean = e.sum[a] / count;
-      const double var = std::max(0.0, e.sum_sq[a] / count - mean * mean);
-      const double se = std::sqrt(var / (count - 1));
+      const double mean = e.mean[a], se = e.se[a];
       const double expected = exact.at(key)[a] / scale;
       const double z = std::abs(mean - expected) / (se + 1e-5);
       worst = std::max(worst, z);
@@ -242,6 +257,30 @@ TEST_CASE("Traversal: sampled regrets are unbiased on Leduc", "[cfr][unbiased]")
     cfr.scheme = Scheme::kOutcome;
     cfr.epsilon = 0.6;
     for (int traverser : {0, 1}) CheckUnbiased(game, cfr, 100000, traverser, infosets[traverser]);
+  }
+}
+
+TEST_CASE("Traversal: thinning strategy samples keeps their weighted sums unbiased", "[cfr]") {
+  LeducPoker game;
+  RunnerConfig config;
+  config.seed = 11;
+  config.cfr.scheme = Scheme::kExternal;
+  const int64_t traversals = 20000;
+  auto factory = [](int) { return std::make_unique<HashedEvaluator>(); };
+  const auto all = PerInfosetMeans(RunOnce(game, config, 1, 0, traversals, factory).strategy, traversals);
+  config.cfr.strategy_sample_rate = 0.25;
+  WorkerStats stats;
+  const CollectingSink thinned = RunOnce(game, config, 1, 0, traversals, factory, &stats);
+  const auto estimates = PerInfosetMeans(thinned.strategy, traversals);
+  CHECK(estimates.size() == all.size());
+  CHECK(stats.strategy_samples == static_cast<int64_t>(thinned.strategy.size()));
+  for (const auto& [key, e] : estimates) {
+    REQUIRE(all.count(key) == 1);
+    const Estimate& reference = all.at(key);
+    for (int a = 0; a < game.num_actions(); ++a) {
+      const double se = std::hypot(e.se[a], reference.se[a]);
+      CHECK(std::abs(e.mean[a] - reference.mean[a]) <= 5 * se + 1e-6);
+    }
   }
 }
 
