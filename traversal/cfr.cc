@@ -49,6 +49,10 @@ absl::Status CfrConfig::Validate() const {
     return absl::InvalidArgumentError(lcfr::StrCat("strategy_sample_rate = ", strategy_sample_rate,
                                                    ": must be in (0, 1]"));
   }
+  if (start_depth_max < 0) {
+    return absl::InvalidArgumentError(
+        lcfr::StrCat("start_depth_max = ", start_depth_max, ": must be >= 0 (0 = start at the deal)"));
+  }
   return absl::OkStatus();
 }
 

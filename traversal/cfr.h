@@ -16,6 +16,17 @@
 //   samples are recorded only in the expanded region, where the per-action regret estimate has
 //   bounded weights; the sampled tail only estimates values.
 //
+// Random starts (start_depth_max > 0), for the hybrid on long games: a traversal first plays a
+// prefix of L decisions, L uniform in [0, start_depth_max], the traverser choosing uniformly
+// among its legal actions and the other player on-policy; the scheme runs from where the
+// prefix ends. Without it the hybrid's advantage samples cover only the first hybrid_depth
+// traverser decisions of a game. Because the traverser's prefix policy is fixed (uniform, not
+// its current strategy), an infoset I's samples estimate c(I) * (counterfactual regret) with
+// c(I) = sum over prefixes of P(L) * (uniform probability of the traverser's prefix actions)
+// (over the prefixes that end within hybrid_depth traverser decisions of I, for the hybrid):
+// a constant per infoset, the same in every iteration, which regret matching does not see. So
+// the summed regrets stay those of CFR, infoset by infoset (tests check c(I) exactly).
+//
 // In every scheme the other player samples its action from its current regret-matching
 // strategy (its advantage network) and a strategy sample (features, sigma) is recorded there
 // (with probability strategy_sample_rate);
@@ -64,6 +75,9 @@ struct CfrConfig {
   // weight multiplied by 1 / rate (unbiased thinning). In (0, 1]. Lost Cities traversals meet
   // thousands of such decisions; all of them would be mostly memory traffic.
   double strategy_sample_rate = 1.0;
+  // Random starts: a prefix of uniform-in-[0, start_depth_max] decisions before the scheme runs
+  // (see above); 0 = every traversal starts at the deal. >= 0.
+  int start_depth_max = 0;
 
   // Errors name the field and the allowed range.
   absl::Status Validate() const;
@@ -110,10 +124,48 @@ class CfrTraversal {
   // Returns the traverser's sampled value of the deal (in scaled payoff units).
   double Run() {
     State state = game_.Deal(rng_);
+    if (config_.start_depth_max > 0) {
+      const int length = static_cast<int>(
+          rng_.Uniform(static_cast<uint32_t>(config_.start_depth_max) + 1));
+      for (int step = 0; step < length && !game_.IsTerminal(state); ++step) PlayPrefix(state);
+    }
     return Recurse(state, 0, 1.0);
   }
 
  private:
+  // One decision of the random-start prefix: the traverser uniformly, the other player from its
+  // strategy (recording a strategy sample, as in the traversal proper).
+  void PlayPrefix(State& s) {
+    ++stats_.nodes;
+    const int player = game_.CurrentPlayer(s);
+    const uint32_t legal = game_.LegalMask(s);
+    int action;
+    if (player == traverser_) {
+      uint32_t m = legal;
+      for (uint32_t k = rng_.Uniform(static_cast<uint32_t>(std::popcount(legal))); k > 0; --k) {
+        m &= m - 1;
+      }
+      action = std::countr_zero(m);
+    } else {
+      game_.Encode(s, features_);
+      std::array<float, 32> sigma;
+      const std::span<float> strategy(sigma.data(), num_actions_);
+      policy_.Evaluate(AdvantageNetwork(player), features_, legal, strategy);
+      RecordStrategy(player, legal, strategy, 1.0);
+      action = Sample(sigma, legal, 0.0);
+    }
+    game_.ApplyUnchecked(s, action);
+  }
+
+  void RecordStrategy(int player, uint32_t legal, std::span<const float> strategy, double weight) {
+    const double rate = config_.strategy_sample_rate;
+    if (rate < 1.0 && rng_.UniformDouble() >= rate) return;
+    const size_t i = strategy_.Add(features_, legal, static_cast<float>(weight / rate), iteration_,
+                                   player, index_);
+    std::copy(strategy.begin(), strategy.end(), strategy_.target(i).begin());
+    ++stats_.strategy_samples;
+  }
+
   // `depth`: traverser decisions above this node; `weight`: 1/q of the traverser's sampling.
   double Recurse(State& s, int depth, double weight) {
     ++stats_.nodes;
@@ -129,13 +181,7 @@ class CfrTraversal {
     policy_.Evaluate(AdvantageNetwork(player), features_, legal, strategy);
 
     if (player != traverser_) {
-      const double rate = config_.strategy_sample_rate;
-      if (rate >= 1.0 || rng_.UniformDouble() < rate) {
-        const size_t i = strategy_.Add(features_, legal, static_cast<float>(weight / rate),
-                                       iteration_, player, index_);
-        std::copy(strategy.begin(), strategy.end(), strategy_.target(i).begin());
-        ++stats_.strategy_samples;
-      }
+      RecordStrategy(player, legal, strategy, weight);
       const int action = Sample(sigma, legal, 0.0);
       const auto undo = game_.ApplyUnchecked(s, action);
       const double value = Recurse(s, depth, weight);

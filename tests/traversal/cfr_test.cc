@@ -153,6 +153,48 @@ std::unordered_map<std::string, Estimate> PerInfosetMeans(const SampleBuffer& sa
   return estimates;
 }
 
+// The action history of a toy-game state, and its deal.
+std::vector<int> Actions(const KuhnPoker::State& s) {
+  return std::vector<int>(s.history.begin(), s.history.begin() + s.length);
+}
+KuhnPoker::State Deal(const KuhnPoker::State& s) { return KuhnPoker::DealCards(s.card[0], s.card[1]); }
+std::vector<int> Actions(const LeducPoker::State& s) {
+  std::vector<int> actions;
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < s.length[round]; ++i) actions.push_back(s.actions[round][i]);
+  }
+  return actions;
+}
+LeducPoker::State Deal(const LeducPoker::State& s) {
+  return LeducPoker::DealCards(s.card[0], s.card[1], s.card[2]);
+}
+
+// c(I) of random starts (traversal/cfr.h): the probability-weighted count of prefixes, with
+// the traverser uniform in the prefix, after which the scheme records a sample at I.
+template <typename G>
+double StartFactor(const G& game, const CfrConfig& cfr, int traverser,
+                   const typename G::State& representative) {
+  const std::vector<int> actions = Actions(representative);
+  const int n = static_cast<int>(actions.size());
+  std::vector<int> player(n), legal_count(n);
+  typename G::State s = Deal(representative);
+  for (int k = 0; k < n; ++k) {
+    player[k] = game.CurrentPlayer(s);
+    legal_count[k] = std::popcount(game.LegalMask(s));
+    game.ApplyUnchecked(s, actions[k]);
+  }
+  double c = 0;
+  double prefix_probability = 1;  // the traverser's uniform choices among the first l actions
+  for (int l = 0; l <= std::min(n, cfr.start_depth_max); ++l) {
+    if (l > 0 && player[l - 1] == traverser) prefix_probability /= legal_count[l - 1];
+    int depth = 0;  // traverser decisions between the start and I
+    for (int k = l; k < n; ++k) depth += player[k] == traverser;
+    const bool recorded = cfr.scheme != Scheme::kHybrid || depth < cfr.hybrid_depth;
+    if (recorded) c += prefix_probability / (cfr.start_depth_max + 1);
+  }
+  return c;
+}
+
 template <typename G>
 void CheckUnbiased(const G& game, const CfrConfig& cfr, int64_t traversals, int traverser,
                    size_t expected_infosets) {
@@ -175,6 +217,13 @@ void CheckUnbiased(const G& game, const CfrConfig& cfr, int64_t traversals, int 
         for (int a = 0; a < n; ++a) out[a] = (legal >> a & 1) ? 1.0f / static_cast<float>(std::popcount(legal)) : 0.0f;
       },
       traverser);
+  std::unordered_map<std::string, double> factor;
+  for (const auto& infoset : solver.infosets()) {
+    if (infoset.player != traverser) continue;
+    factor[infoset.key] = cfr.start_depth_max > 0
+                              ? StartFactor(game, cfr, traverser, infoset.representative)
+                              : 1.0;
+  }
   CHECK(estimates.size() == expected_infosets);
   int mismatches_with_wrong_policy = 0;
   double worst = 0;
@@ -182,11 +231,12 @@ void CheckUnbiased(const G& game, const CfrConfig& cfr, int64_t traversals, int 
     REQUIRE(exact.count(key) == 1);
     for (int a = 0; a < n; ++a) {
       const double mean = e.mean[a], se = e.se[a];
-      const double expected = exact.at(key)[a] / scale;
+      const double expected = factor.at(key) * exact.at(key)[a] / scale;
       const double z = std::abs(mean - expected) / (se + 1e-5);
       worst = std::max(worst, z);
       CHECK(std::abs(mean - expected) <= 5 * se + 1e-5);
-      if (std::abs(mean - wrong.at(key)[a] / scale) > 5 * se + 1e-5) ++mismatches_with_wrong_policy;
+      const double wrong_expected = factor.at(key) * wrong.at(key)[a] / scale;
+      if (std::abs(mean - wrong_expected) > 5 * se + 1e-5) ++mismatches_with_wrong_policy;
     }
   }
   INFO("largest deviation " << worst << " standard errors over " << estimates.size() << " infosets");
@@ -257,6 +307,18 @@ TEST_CASE("Traversal: sampled regrets are unbiased on Leduc", "[cfr][unbiased]")
     cfr.scheme = Scheme::kOutcome;
     cfr.epsilon = 0.6;
     for (int traverser : {0, 1}) CheckUnbiased(game, cfr, 100000, traverser, infosets[traverser]);
+  }
+  SECTION("hybrid with random starts covers every infoset, each scaled by its c(I)") {
+    cfr.scheme = Scheme::kHybrid;
+    cfr.hybrid_depth = 1;
+    cfr.hybrid_epsilon = 0.1;
+    cfr.start_depth_max = 6;
+    for (int traverser : {0, 1}) CheckUnbiased(game, cfr, 100000, traverser, infosets[traverser]);
+  }
+  SECTION("external with random starts") {
+    cfr.scheme = Scheme::kExternal;
+    cfr.start_depth_max = 3;
+    for (int traverser : {0, 1}) CheckUnbiased(game, cfr, 50000, traverser, infosets[traverser]);
   }
 }
 
