@@ -22,7 +22,7 @@ struct Variant {
   CfrConfig cfr;
 };
 
-std::vector<Variant> Variants() {
+std::vector<Variant> Variants(int max_decisions) {
   std::vector<Variant> variants;
   CfrConfig external;
   external.scheme = Scheme::kExternal;
@@ -39,6 +39,13 @@ std::vector<Variant> Variants() {
   hybrid.hybrid_actions = 2;
   hybrid.hybrid_epsilon = 0.1;
   variants.push_back({"hybrid D=2 k=2 eps=0.1", hybrid});
+  hybrid.hybrid_depth = 1;
+  hybrid.hybrid_actions = 0;
+  hybrid.hybrid_epsilon = 0.0;
+  hybrid.start_depth_max = max_decisions - 1;
+  variants.push_back({"hybrid D=1 + random starts", hybrid});
+  hybrid.hybrid_depth = 2;
+  variants.push_back({"hybrid D=2 + random starts", hybrid});
   return variants;
 }
 
@@ -88,7 +95,11 @@ int main(int argc, char** argv) {
   std::printf("|---|---|---:|---:|---:|---:|\n");
   const engine::KuhnPoker kuhn;
   const engine::LeducPoker leduc;
-  for (const auto& variant : traversal::Variants()) traversal::Curve("Kuhn", kuhn, variant, max_traversals);
-  for (const auto& variant : traversal::Variants()) traversal::Curve("Leduc", leduc, variant, max_traversals);
+  for (const auto& variant : traversal::Variants(kuhn.MaxDecisions())) {
+    traversal::Curve("Kuhn", kuhn, variant, max_traversals);
+  }
+  for (const auto& variant : traversal::Variants(leduc.MaxDecisions())) {
+    traversal::Curve("Leduc", leduc, variant, max_traversals);
+  }
   return 0;
 }
