@@ -8,8 +8,8 @@
 // benchmark thread); ns_per_call is wall time per policy call.
 #include <benchmark/benchmark.h>
 
-#include <boost/context/fiber.hpp>
 #include <atomic>
+#include <boost/context/fiber.hpp>
 #include <cstdint>
 #include <memory>
 
@@ -34,8 +34,8 @@ void BM_FiberSwitchRoundTrip(benchmark::State& state) {
   for (auto _ : state) fiber = std::move(fiber).resume();
   stop = true;
   fiber = std::move(fiber).resume();
-  state.counters["switches"] = benchmark::Counter(static_cast<double>(state.iterations()),
-                                                  benchmark::Counter::kIsRate);
+  state.counters["switches"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_FiberSwitchRoundTrip);
 
@@ -102,15 +102,24 @@ void BM_LostCitiesTraversalWidth(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(stats.policy_calls), benchmark::Counter::kIsRate);
   state.counters["nodes"] =
       benchmark::Counter(static_cast<double>(stats.nodes), benchmark::Counter::kIsRate);
-  state.counters["ns_per_call"] = benchmark::Counter(
-      static_cast<double>(stats.policy_calls),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_call"] =
+      benchmark::Counter(static_cast<double>(stats.policy_calls),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.counters["rows_mean"] = stats.rows.Mean();
   state.counters["sched_share"] = stats.scheduler_seconds() / stats.total_seconds();
   benchmark::DoNotOptimize(sink.samples.load());
 }
 BENCHMARK(BM_LostCitiesTraversalWidth)
-    ->Arg(0)->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Arg(16)->Arg(32)->Arg(64)->Arg(128)->Arg(256)
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(4)
+    ->Arg(8)
+    ->Arg(16)
+    ->Arg(32)
+    ->Arg(64)
+    ->Arg(128)
+    ->Arg(256)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

@@ -3,6 +3,8 @@
 // traversals. Prints a Markdown table (recorded in benchmarks/README.md).
 //
 //   build/benchmarks/tabular_cfr [max_traversals_per_player]   (default 1000000)
+#include "traversal/tabular_cfr.h"
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,7 +14,6 @@
 #include "engine/exact.h"
 #include "engine/kuhn.h"
 #include "engine/leduc.h"
-#include "traversal/tabular_cfr.h"
 
 namespace lcfr::traversal {
 namespace {
@@ -62,14 +63,14 @@ void Curve(const char* game_name, const G& game, const Variant& variant, int64_t
   int64_t next_report = 1000;
   while (true) {
     cfr.Iterate();
-    const int64_t traversals = static_cast<int64_t>(cfr.iteration()) * config.traversals_per_iteration;
+    const int64_t traversals =
+        static_cast<int64_t>(cfr.iteration()) * config.traversals_per_iteration;
     if (traversals < next_report) continue;
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double exploitability =
         solver
-            .Exploitability(
-                [&](const auto& s, std::span<float> out) { cfr.AveragePolicy(s, out); })
+            .Exploitability([&](const auto& s, std::span<float> out) { cfr.AveragePolicy(s, out); })
             .exploitability;
     const WorkerStats stats = cfr.runner().TotalStats();
     std::printf("| %s | %s | %lld | %lld | %.5f | %.2f |\n", game_name, variant.name,

@@ -77,7 +77,8 @@ class ExactSolver {
     const std::vector<float> sigma = Tabulate(policy);
     std::vector<double> memo(nodes_.size(), kUnset);
     double v0 = 0;
-    for (const Root& root : roots_) v0 += root.probability * OnPolicyValue(root.node, 0, sigma, memo);
+    for (const Root& root : roots_)
+      v0 += root.probability * OnPolicyValue(root.node, 0, sigma, memo);
     return {v0, -v0};
   }
 
@@ -92,7 +93,8 @@ class ExactSolver {
     ExploitabilityResult result;
     std::vector<double> memo(nodes_.size(), kUnset);
     double v0 = 0;
-    for (const Root& root : roots_) v0 += root.probability * OnPolicyValue(root.node, 0, sigma, memo);
+    for (const Root& root : roots_)
+      v0 += root.probability * OnPolicyValue(root.node, 0, sigma, memo);
     result.value = {v0, -v0};
     for (int p = 0; p < 2; ++p) result.br_value[p] = BestResponse(sigma, p);
     result.nash_conv = result.br_value[0] + result.br_value[1];
@@ -103,8 +105,8 @@ class ExactSolver {
   // Counterfactual regrets of `player` under `policy`, per infoset key: r(I, a) = sum over
   // histories h in I of pi_-i(h) * (v(h.a) - v(h)), where pi_-i is the chance and opponent
   // reach and v the player's expected payoff under the policy. 0 at illegal actions.
-  std::unordered_map<std::string, std::vector<double>> CounterfactualRegrets(
-      const Policy& policy, int player) const {
+  std::unordered_map<std::string, std::vector<double>> CounterfactualRegrets(const Policy& policy,
+                                                                             int player) const {
     const std::vector<float> sigma = Tabulate(policy);
     const std::vector<double> reach = OpponentReach(sigma, player);
     std::vector<double> memo(nodes_.size(), kUnset);
@@ -240,7 +242,8 @@ class ExactSolver {
     BrState br{OpponentReach(sigma, responder), std::vector<double>(nodes_.size(), kUnset),
                std::vector<int>(infosets_.size(), -1)};
     double total = 0;
-    for (const Root& root : roots_) total += root.probability * BrValue(root.node, responder, sigma, br);
+    for (const Root& root : roots_)
+      total += root.probability * BrValue(root.node, responder, sigma, br);
     return total;
   }
 
@@ -264,7 +267,8 @@ class ExactSolver {
         value += sigma[h.infoset * n + a] * BrValue(child++, responder, sigma, br);
       }
     } else {
-      value = BrValue(ChildOf(node, BrAction(h.infoset, responder, sigma, br)), responder, sigma, br);
+      value =
+          BrValue(ChildOf(node, BrAction(h.infoset, responder, sigma, br)), responder, sigma, br);
     }
     return br.value[node] = value;
   }
@@ -278,7 +282,8 @@ class ExactSolver {
     for (int a = 0; a < game_.num_actions(); ++a) {
       if (!(info.legal >> a & 1)) continue;
       double cfv = 0;
-      for (int node : info.nodes) cfv += br.reach[node] * BrValue(ChildOf(node, a), responder, sigma, br);
+      for (int node : info.nodes)
+        cfv += br.reach[node] * BrValue(ChildOf(node, a), responder, sigma, br);
       if (cfv > best_value) best_value = cfv, best = a;
     }
     return br.action[infoset] = best;

@@ -7,8 +7,7 @@
 namespace lcfr::engine {
 
 KuhnPoker::State KuhnPoker::DealCards(int card0, int card1) {
-  LCFR_CHECK(card0 >= 0 && card0 < kNumCards && card1 >= 0 && card1 < kNumCards &&
-             card0 != card1);
+  LCFR_CHECK(card0 >= 0 && card0 < kNumCards && card1 >= 0 && card1 < kNumCards && card0 != card1);
   State s;
   s.card = {static_cast<uint8_t>(card0), static_cast<uint8_t>(card1)};
   return s;

@@ -12,12 +12,10 @@ constexpr int kRaiseSize[2] = {2, 4};
 }  // namespace
 
 LeducPoker::State LeducPoker::DealCards(int card0, int card1, int board) {
-  LCFR_CHECK(card0 >= 0 && card0 < kNumCards && card1 >= 0 && card1 < kNumCards &&
-             board >= 0 && board < kNumCards && card0 != card1 && card0 != board &&
-             card1 != board);
+  LCFR_CHECK(card0 >= 0 && card0 < kNumCards && card1 >= 0 && card1 < kNumCards && board >= 0 &&
+             board < kNumCards && card0 != card1 && card0 != board && card1 != board);
   State s;
-  s.card = {static_cast<uint8_t>(card0), static_cast<uint8_t>(card1),
-            static_cast<uint8_t>(board)};
+  s.card = {static_cast<uint8_t>(card0), static_cast<uint8_t>(card1), static_cast<uint8_t>(board)};
   return s;
 }
 
@@ -64,8 +62,7 @@ LeducPoker::UndoRecord LeducPoker::ApplyUnchecked(State& s, int action) const {
   const bool first_of_round = s.length[round] == 0;
   s.actions[round][s.length[round]++] = static_cast<uint8_t>(action);
   if (action == kRaise) {
-    s.contribution[player] =
-        static_cast<uint8_t>(s.contribution[1 - player] + kRaiseSize[round]);
+    s.contribution[player] = static_cast<uint8_t>(s.contribution[1 - player] + kRaiseSize[round]);
     ++s.raises;
     return undo;
   }

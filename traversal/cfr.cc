@@ -20,18 +20,19 @@ absl::StatusOr<Scheme> ParseScheme(std::string_view name) {
   for (Scheme scheme : {Scheme::kExternal, Scheme::kOutcome, Scheme::kHybrid}) {
     if (name == SchemeName(scheme)) return scheme;
   }
-  return absl::InvalidArgumentError(lcfr::StrCat(
-      "unknown sampling scheme '", name, "' (expected external, outcome or hybrid)"));
+  return absl::InvalidArgumentError(
+      lcfr::StrCat("unknown sampling scheme '", name, "' (expected external, outcome or hybrid)"));
 }
 
 absl::Status CfrConfig::Validate() const {
   if (!(epsilon > 0 && epsilon <= 1)) {
-    return absl::InvalidArgumentError(
-        lcfr::StrCat("epsilon = ", epsilon, ": must be in (0, 1] (outcome sampling needs "
-                     "exploration to stay unbiased)"));
+    return absl::InvalidArgumentError(lcfr::StrCat("epsilon = ", epsilon,
+                                                   ": must be in (0, 1] (outcome sampling needs "
+                                                   "exploration to stay unbiased)"));
   }
   if (hybrid_depth < 0) {
-    return absl::InvalidArgumentError(lcfr::StrCat("hybrid_depth = ", hybrid_depth, ": must be >= 0"));
+    return absl::InvalidArgumentError(
+        lcfr::StrCat("hybrid_depth = ", hybrid_depth, ": must be >= 0"));
   }
   if (hybrid_actions < 0 || hybrid_actions > 32) {
     return absl::InvalidArgumentError(
@@ -46,12 +47,12 @@ absl::Status CfrConfig::Validate() const {
         lcfr::StrCat("payoff_scale = ", payoff_scale, ": must be >= 0 (0 = the game's default)"));
   }
   if (!(strategy_sample_rate > 0 && strategy_sample_rate <= 1)) {
-    return absl::InvalidArgumentError(lcfr::StrCat("strategy_sample_rate = ", strategy_sample_rate,
-                                                   ": must be in (0, 1]"));
+    return absl::InvalidArgumentError(
+        lcfr::StrCat("strategy_sample_rate = ", strategy_sample_rate, ": must be in (0, 1]"));
   }
   if (start_depth_max < 0) {
-    return absl::InvalidArgumentError(
-        lcfr::StrCat("start_depth_max = ", start_depth_max, ": must be >= 0 (0 = start at the deal)"));
+    return absl::InvalidArgumentError(lcfr::StrCat("start_depth_max = ", start_depth_max,
+                                                   ": must be >= 0 (0 = start at the deal)"));
   }
   return absl::OkStatus();
 }

@@ -125,8 +125,8 @@ class CfrTraversal {
   double Run() {
     State state = game_.Deal(rng_);
     if (config_.start_depth_max > 0) {
-      const int length = static_cast<int>(
-          rng_.Uniform(static_cast<uint32_t>(config_.start_depth_max) + 1));
+      const int length =
+          static_cast<int>(rng_.Uniform(static_cast<uint32_t>(config_.start_depth_max) + 1));
       for (int step = 0; step < length && !game_.IsTerminal(state); ++step) PlayPrefix(state);
     }
     return Recurse(state, 0, 1.0);

@@ -23,10 +23,10 @@ inline constexpr int kMaxNetworks = 4;
 inline constexpr int AdvantageNetwork(int player) { return player; }
 
 struct PolicyRequest {
-  int network = 0;                    // in [0, kMaxNetworks)
-  std::span<const float> features;    // the game's infoset encoding
-  uint32_t legal_mask = 0;            // bit a set: action a legal; at least one bit set
-  std::span<float> output;            // num_actions floats, owned by the caller
+  int network = 0;                  // in [0, kMaxNetworks)
+  std::span<const float> features;  // the game's infoset encoding
+  uint32_t legal_mask = 0;          // bit a set: action a legal; at least one bit set
+  std::span<float> output;          // num_actions floats, owned by the caller
 };
 
 // Fills each request's output with a probability distribution over its legal actions (0 at

@@ -42,7 +42,8 @@ void PseudoNetworkEvaluator::Evaluate(std::span<const PolicyRequest> requests) {
   for (const PolicyRequest& r : requests) {
     LCFR_CHECK_EQ(r.features.size(), static_cast<size_t>(feature_size_));
     LCFR_CHECK_EQ(r.output.size(), static_cast<size_t>(num_actions_));
-    const float* w = weights_.data() + static_cast<size_t>(r.network) * num_actions_ * feature_size_;
+    const float* w =
+        weights_.data() + static_cast<size_t>(r.network) * num_actions_ * feature_size_;
     for (int a = 0; a < num_actions_; ++a) {
       float sum = bias_[r.network * num_actions_ + a];
       const float* row = w + static_cast<size_t>(a) * feature_size_;

@@ -1,14 +1,13 @@
 #include "traversal/fiber_batcher.h"
 
 #include <algorithm>
-#include <cstring>
-#include <utility>
-
 #include <boost/context/fiber.hpp>
 #include <boost/context/fixedsize_stack.hpp>
 #include <boost/context/preallocated.hpp>
 #include <boost/context/protected_fixedsize_stack.hpp>
 #include <boost/context/stack_traits.hpp>
+#include <cstring>
+#include <utility>
 
 #include "engine/check.h"
 #include "engine/strings.h"
@@ -192,27 +191,27 @@ void FiberBatcher::StartTask(int s, int64_t index) {
   slot.cancelled = false;
   slot.error = nullptr;
   slot.fake_stack = nullptr;
-  slot.fiber = ctx::fiber(
-      std::allocator_arg, ctx::preallocated(slot.stack.sp, slot.stack.size, slot.stack),
-      KeepSlotStack{}, [this, s](ctx::fiber&& caller) {
-        Slot& self = *slots_[s];
-        self.caller = std::move(caller);
-        FinishSwitch(nullptr, &thread_stack_bottom_, &thread_stack_size_);
-        if (!self.cancelled) {
-          try {
-            task_(self.index, self.client);
-          } catch (const FiberCancelled&) {
-            // Unwound on purpose.
-          } catch (const ctx::detail::forced_unwind&) {
-            throw;  // Boost.Context unwinding a fiber it destroys: must pass through.
-          } catch (...) {
-            self.error = std::current_exception();
-          }
-        }
-        self.finished = true;
-        StartSwitch(nullptr, thread_stack_bottom_, thread_stack_size_);
-        return std::move(self.caller);
-      });
+  slot.fiber =
+      ctx::fiber(std::allocator_arg, ctx::preallocated(slot.stack.sp, slot.stack.size, slot.stack),
+                 KeepSlotStack{}, [this, s](ctx::fiber&& caller) {
+                   Slot& self = *slots_[s];
+                   self.caller = std::move(caller);
+                   FinishSwitch(nullptr, &thread_stack_bottom_, &thread_stack_size_);
+                   if (!self.cancelled) {
+                     try {
+                       task_(self.index, self.client);
+                     } catch (const FiberCancelled&) {
+                       // Unwound on purpose.
+                     } catch (const ctx::detail::forced_unwind&) {
+                       throw;  // Boost.Context unwinding a fiber it destroys: must pass through.
+                     } catch (...) {
+                       self.error = std::current_exception();
+                     }
+                   }
+                   self.finished = true;
+                   StartSwitch(nullptr, thread_stack_bottom_, thread_stack_size_);
+                   return std::move(self.caller);
+                 });
   ++live_;
 }
 
@@ -270,9 +269,8 @@ bool FiberBatcher::Step() {
   const uint64_t total = CycleClock::Now() - step_start;
   const uint64_t evaluator_ticks = stats_.evaluator_ticks - evaluator_before;
   stats_.game_ticks += game_ticks;
-  stats_.scheduler_ticks += total > game_ticks + evaluator_ticks
-                                ? total - game_ticks - evaluator_ticks
-                                : 0;
+  stats_.scheduler_ticks +=
+      total > game_ticks + evaluator_ticks ? total - game_ticks - evaluator_ticks : 0;
   if (!flushed) LCFR_CHECK_EQ(live_, 0);
   return flushed;
 }

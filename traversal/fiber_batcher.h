@@ -48,8 +48,8 @@ inline constexpr bool kGuardStacksByDefault = false;
 size_t StackBytesForDepth(int max_depth);
 
 struct BatcherConfig {
-  int width = 64;          // worker_chunk_size: tasks in flight (fibers); >= 1
-  int max_batch = 0;       // flush as soon as this many requests wait; 0 = width
+  int width = 64;     // worker_chunk_size: tasks in flight (fibers); >= 1
+  int max_batch = 0;  // flush as soon as this many requests wait; 0 = width
   size_t stack_bytes = 256 * 1024;
   bool guard_stacks = kGuardStacksByDefault;
   bool paint_stacks = false;  // fill stacks with a pattern so PeakStackBytes() can measure

@@ -33,12 +33,12 @@
 namespace lcfr::traversal {
 
 struct RunnerConfig {
-  int workers = 1;              // threads, each with its own evaluator; >= 1
-  int worker_chunk_size = 64;   // traversals in flight per worker (fibers); >= 1
-  int max_batch = 0;            // flush at this many waiting requests; 0 = worker_chunk_size
-  bool recursive = false;       // plain recursion, one request in flight per worker (baseline)
-  uint64_t seed = 0;            // run seed; every traversal's stream derives from it
-  size_t stack_bytes = 0;       // per fiber; 0 = StackBytesForDepth(game.MaxDecisions())
+  int workers = 1;             // threads, each with its own evaluator; >= 1
+  int worker_chunk_size = 64;  // traversals in flight per worker (fibers); >= 1
+  int max_batch = 0;           // flush at this many waiting requests; 0 = worker_chunk_size
+  bool recursive = false;      // plain recursion, one request in flight per worker (baseline)
+  uint64_t seed = 0;           // run seed; every traversal's stream derives from it
+  size_t stack_bytes = 0;      // per fiber; 0 = StackBytesForDepth(game.MaxDecisions())
   bool guard_stacks = kGuardStacksByDefault;
   CfrConfig cfr;
 
@@ -136,8 +136,8 @@ class TraversalRunner {
   };
   struct Worker {
     std::unique_ptr<Evaluator> evaluator;
-    std::unique_ptr<FiberBatcher> batcher;  // null for the plain recursion
-    WorkerStats direct_stats;               // the plain recursion's statistics
+    std::unique_ptr<FiberBatcher> batcher;     // null for the plain recursion
+    WorkerStats direct_stats;                  // the plain recursion's statistics
     std::vector<std::vector<float>> features;  // per fiber slot
     std::vector<Block> slots;                  // per fiber slot
     std::map<int64_t, Block> parked;           // finished out of order, by traversal index
@@ -197,9 +197,9 @@ class TraversalRunner {
         slot.strategy.Clear();
         const typename CfrTraversal<G>::Params params{&game_, &config_.cfr, traverser, iteration,
                                                       index};
-        engine::Rng rng(engine::DeriveSeed({config_.seed, static_cast<uint64_t>(iteration),
-                                            static_cast<uint64_t>(traverser),
-                                            static_cast<uint64_t>(index)}));
+        engine::Rng rng(
+            engine::DeriveSeed({config_.seed, static_cast<uint64_t>(iteration),
+                                static_cast<uint64_t>(traverser), static_cast<uint64_t>(index)}));
         CfrTraversal<G>(params, rng, policy, worker.features[policy.slot()], slot.advantage,
                         slot.strategy, stats)
             .Run();
@@ -214,7 +214,8 @@ class TraversalRunner {
           const uint64_t evaluator_before = stats.evaluator_ticks;
           task(i, policy);
           ++stats.traversals;
-          stats.game_ticks += CycleClock::Now() - start - (stats.evaluator_ticks - evaluator_before);
+          stats.game_ticks +=
+              CycleClock::Now() - start - (stats.evaluator_ticks - evaluator_before);
         }
       }
     } catch (...) {

@@ -73,7 +73,8 @@ bool SampleBuffer::operator==(const SampleBuffer& other) const {
 void CollectingSink::BeginRun(int num_workers) {
   worker_advantage_.assign(num_workers,
                            SampleBuffer(advantage.feature_size(), advantage.num_actions()));
-  worker_strategy_.assign(num_workers, SampleBuffer(strategy.feature_size(), strategy.num_actions()));
+  worker_strategy_.assign(num_workers,
+                          SampleBuffer(strategy.feature_size(), strategy.num_actions()));
 }
 
 void CollectingSink::Consume(int worker, int64_t, SampleRange adv, SampleRange strat) {

@@ -91,22 +91,22 @@ void WorkerStats::Merge(const WorkerStats& other) {
 
 std::string WorkerStats::Summary() const {
   const double total = std::max(total_seconds(), 1e-12);
-  std::string out = lcfr::StrCat(
-      "traversals ", traversals, ", nodes ", nodes, ", capped leaves ", capped_leaves,
-      ", samples ", advantage_samples, " advantage + ", strategy_samples, " strategy\n",
-      "policy calls ", policy_calls, " in ", batches(), " batches; rows per batch mean ",
-      fmt::format("{:.1f}", rows.Mean()), ", p50 ", rows.Percentile(0.5), ", p95 ",
-      rows.Percentile(0.95), "\n");
+  std::string out =
+      lcfr::StrCat("traversals ", traversals, ", nodes ", nodes, ", capped leaves ", capped_leaves,
+                   ", samples ", advantage_samples, " advantage + ", strategy_samples,
+                   " strategy\n", "policy calls ", policy_calls, " in ", batches(),
+                   " batches; rows per batch mean ", fmt::format("{:.1f}", rows.Mean()), ", p50 ",
+                   rows.Percentile(0.5), ", p95 ", rows.Percentile(0.95), "\n");
   for (int n = 0; n < kMaxNetworks; ++n) {
     if (networks[n].policy_calls == 0) continue;
     lcfr::StrAppend(&out, "  network ", n, ": ", networks[n].policy_calls, " calls, ",
                     fmt::format("{:.1f}", networks[n].rows.Mean()), " rows per batch\n");
   }
-  lcfr::StrAppend(&out,
-                  fmt::format("time {:.3f} s: game+encode {:.1f}%, evaluator {:.1f}%, scheduler "
-                              "{:.1f}%",
-                              total_seconds(), 100 * game_seconds() / total,
-                              100 * evaluator_seconds() / total, 100 * scheduler_seconds() / total));
+  lcfr::StrAppend(
+      &out, fmt::format("time {:.3f} s: game+encode {:.1f}%, evaluator {:.1f}%, scheduler "
+                        "{:.1f}%",
+                        total_seconds(), 100 * game_seconds() / total,
+                        100 * evaluator_seconds() / total, 100 * scheduler_seconds() / total));
   return out;
 }
 

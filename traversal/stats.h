@@ -48,7 +48,9 @@ struct WorkerStats {
   double game_seconds() const;
   double evaluator_seconds() const;
   double scheduler_seconds() const;
-  double total_seconds() const { return game_seconds() + evaluator_seconds() + scheduler_seconds(); }
+  double total_seconds() const {
+    return game_seconds() + evaluator_seconds() + scheduler_seconds();
+  }
 
   void Merge(const WorkerStats& other);
   // A few lines for people: counts, rows per batch (mean, p50, p95), the time split.

@@ -43,8 +43,8 @@ class TabularCfr {
   // One iteration for both players.
   void Iterate() {
     ++iteration_;
-    const double scale = (config_.linear ? iteration_ : 1.0) /
-                         static_cast<double>(config_.traversals_per_iteration);
+    const double scale =
+        (config_.linear ? iteration_ : 1.0) / static_cast<double>(config_.traversals_per_iteration);
     for (int player = 0; player < 2; ++player) {
       TableSink sink(game_, &table_, scale);
       runner_.Run(iteration_, player, config_.traversals_per_iteration, sink);

@@ -1,7 +1,6 @@
 // Kuhn and Leduc poker and the exact solvers, checked against published values
 // (OpenSpiel's exploitability tests; Kuhn's equilibrium family, Kuhn 1950).
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <span>
 #include <vector>
@@ -48,7 +47,8 @@ TEST_CASE("Kuhn: uniform policy matches the published best responses", "[toy]") 
   KuhnPoker game;
   ExactSolver<KuhnPoker> solver(game);
   CHECK(solver.infosets().size() == 12);
-  const auto result = solver.Exploitability([&](const auto& s, auto out) { Uniform(game, s, out); });
+  const auto result =
+      solver.Exploitability([&](const auto& s, auto out) { Uniform(game, s, out); });
   CHECK(result.br_value[0] == Approx(0.5).margin(1e-12));
   CHECK(result.br_value[1] == Approx(5.0 / 12).margin(1e-12));
   CHECK(result.nash_conv == Approx(11.0 / 12).margin(1e-12));
@@ -78,7 +78,8 @@ TEST_CASE("Kuhn: the equilibrium family has value -1/18 and zero exploitability"
 TEST_CASE("Leduc: uniform policy matches OpenSpiel's NashConv and value", "[toy]") {
   LeducPoker game;
   ExactSolver<LeducPoker> solver(game);
-  const auto result = solver.Exploitability([&](const auto& s, auto out) { Uniform(game, s, out); });
+  const auto result =
+      solver.Exploitability([&](const auto& s, auto out) { Uniform(game, s, out); });
   CHECK(result.nash_conv == Approx(4.747222222222222).margin(1e-9));
   CHECK(result.value[0] == Approx(-0.078125).margin(1e-9));
 }

@@ -1,7 +1,8 @@
 // The CFR traversals: determinism across widths and workers, unbiased regret estimates on Kuhn
 // and Leduc against the exact solver, sample accounting, the decision cap and stack depth.
-#include <catch2/catch.hpp>
+#include "traversal/cfr.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
 #include <string>
@@ -12,7 +13,6 @@
 #include "engine/kuhn.h"
 #include "engine/leduc.h"
 #include "engine/lost_cities.h"
-#include "traversal/cfr.h"
 #include "traversal/evaluators.h"
 #include "traversal/runner.h"
 
@@ -44,7 +44,8 @@ void HashedStrategy(int player, std::span<const float> features, uint32_t legal,
 class HashedEvaluator : public Evaluator {
  public:
   void Evaluate(std::span<const PolicyRequest> requests) override {
-    for (const PolicyRequest& r : requests) HashedStrategy(r.network, r.features, r.legal_mask, r.output);
+    for (const PolicyRequest& r : requests)
+      HashedStrategy(r.network, r.features, r.legal_mask, r.output);
   }
 };
 
@@ -157,7 +158,9 @@ std::unordered_map<std::string, Estimate> PerInfosetMeans(const SampleBuffer& sa
 std::vector<int> Actions(const KuhnPoker::State& s) {
   return std::vector<int>(s.history.begin(), s.history.begin() + s.length);
 }
-KuhnPoker::State Deal(const KuhnPoker::State& s) { return KuhnPoker::DealCards(s.card[0], s.card[1]); }
+KuhnPoker::State Deal(const KuhnPoker::State& s) {
+  return KuhnPoker::DealCards(s.card[0], s.card[1]);
+}
 std::vector<int> Actions(const LeducPoker::State& s) {
   std::vector<int> actions;
   for (int round = 0; round < 2; ++round) {
@@ -214,15 +217,15 @@ void CheckUnbiased(const G& game, const CfrConfig& cfr, int64_t traversals, int 
   const auto wrong = solver.CounterfactualRegrets(
       [&](const auto& s, std::span<float> out) {
         const uint32_t legal = game.LegalMask(s);
-        for (int a = 0; a < n; ++a) out[a] = (legal >> a & 1) ? 1.0f / static_cast<float>(std::popcount(legal)) : 0.0f;
+        for (int a = 0; a < n; ++a)
+          out[a] = (legal >> a & 1) ? 1.0f / static_cast<float>(std::popcount(legal)) : 0.0f;
       },
       traverser);
   std::unordered_map<std::string, double> factor;
   for (const auto& infoset : solver.infosets()) {
     if (infoset.player != traverser) continue;
-    factor[infoset.key] = cfr.start_depth_max > 0
-                              ? StartFactor(game, cfr, traverser, infoset.representative)
-                              : 1.0;
+    factor[infoset.key] =
+        cfr.start_depth_max > 0 ? StartFactor(game, cfr, traverser, infoset.representative) : 1.0;
   }
   CHECK(estimates.size() == expected_infosets);
   int mismatches_with_wrong_policy = 0;
@@ -239,7 +242,8 @@ void CheckUnbiased(const G& game, const CfrConfig& cfr, int64_t traversals, int 
       if (std::abs(mean - wrong_expected) > 5 * se + 1e-5) ++mismatches_with_wrong_policy;
     }
   }
-  INFO("largest deviation " << worst << " standard errors over " << estimates.size() << " infosets");
+  INFO("largest deviation " << worst << " standard errors over " << estimates.size()
+                            << " infosets");
   CHECK(worst < 5);
   // The check has power: the regrets of a different policy are rejected.
   CHECK(mismatches_with_wrong_policy > 0);
@@ -329,7 +333,8 @@ TEST_CASE("Traversal: thinning strategy samples keeps their weighted sums unbias
   config.cfr.scheme = Scheme::kExternal;
   const int64_t traversals = 20000;
   auto factory = [](int) { return std::make_unique<HashedEvaluator>(); };
-  const auto all = PerInfosetMeans(RunOnce(game, config, 1, 0, traversals, factory).strategy, traversals);
+  const auto all =
+      PerInfosetMeans(RunOnce(game, config, 1, 0, traversals, factory).strategy, traversals);
   config.cfr.strategy_sample_rate = 0.25;
   WorkerStats stats;
   const CollectingSink thinned = RunOnce(game, config, 1, 0, traversals, factory, &stats);
@@ -355,8 +360,10 @@ class PileLoopEvaluator : public Evaluator {
     for (const PolicyRequest& r : requests) {
       std::fill(r.output.begin(), r.output.end(), 0.0f);
       uint32_t preferred = 0;
-      for (int c = 0; c < game_->rules().colors; ++c) preferred |= r.legal_mask & (1u << game_->pile_action(c));
-      for (int slot = 0; slot < game_->rules().hand_size; ++slot) preferred |= r.legal_mask & (1u << (2 * slot + 1));
+      for (int c = 0; c < game_->rules().colors; ++c)
+        preferred |= r.legal_mask & (1u << game_->pile_action(c));
+      for (int slot = 0; slot < game_->rules().hand_size; ++slot)
+        preferred |= r.legal_mask & (1u << (2 * slot + 1));
       const uint32_t chosen = preferred ? preferred : r.legal_mask;
       const float p = 1.0f / static_cast<float>(std::popcount(chosen));
       for (int a = 0; a < game_->num_actions(); ++a) r.output[a] = (chosen >> a & 1) ? p : 0.0f;

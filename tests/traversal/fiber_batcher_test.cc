@@ -1,12 +1,12 @@
 // The fiber scheduler and batcher: batch sizes, ordering, failures, cancellation, stacks.
-#include <catch2/catch.hpp>
+#include "traversal/fiber_batcher.h"
 
+#include <catch2/catch.hpp>
 #include <stdexcept>
 #include <vector>
 
 #include "engine/rng.h"
 #include "traversal/evaluators.h"
-#include "traversal/fiber_batcher.h"
 
 namespace lcfr::traversal {
 namespace {
@@ -44,7 +44,9 @@ struct Alive {
 };
 
 // A task of index-dependent length that checks every answer it gets.
-int CallsOf(int64_t index) { return 1 + static_cast<int>(engine::DeriveSeed({7, static_cast<uint64_t>(index)}) % 9); }
+int CallsOf(int64_t index) {
+  return 1 + static_cast<int>(engine::DeriveSeed({7, static_cast<uint64_t>(index)}) % 9);
+}
 
 void ScriptedTask(int64_t index, PolicyClient& policy) {
   Alive alive;

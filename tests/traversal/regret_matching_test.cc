@@ -1,9 +1,8 @@
-#include <catch2/catch.hpp>
+#include "traversal/regret_matching.h"
 
 #include <array>
+#include <catch2/catch.hpp>
 #include <vector>
-
-#include "traversal/regret_matching.h"
 
 namespace lcfr::traversal {
 namespace {

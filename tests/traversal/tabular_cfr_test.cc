@@ -1,10 +1,11 @@
 // Tabular CFR through the traversals reaches low exploitability on Kuhn and Leduc.
+#include "traversal/tabular_cfr.h"
+
 #include <catch2/catch.hpp>
 
 #include "engine/exact.h"
 #include "engine/kuhn.h"
 #include "engine/leduc.h"
-#include "traversal/tabular_cfr.h"
 
 namespace lcfr::traversal {
 namespace {
