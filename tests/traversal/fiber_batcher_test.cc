@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "engine/rng.h"
@@ -107,6 +108,10 @@ TEST_CASE("Batcher: max_batch caps the rows and per-network counts add up", "[ba
   }
   CHECK(per_network == stats.policy_calls);
   CHECK(stats.rows.Percentile(0.5) == 8);
+  const std::string summary = stats.Summary();
+  CHECK_THAT(summary, Catch::Contains("traversals 200"));
+  CHECK_THAT(summary, Catch::Contains("policy calls " + std::to_string(stats.policy_calls)));
+  CHECK_THAT(summary, Catch::Contains("p50 8"));
 }
 
 TEST_CASE("Batcher: batch composition is deterministic", "[batcher]") {
