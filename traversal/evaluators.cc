@@ -54,6 +54,16 @@ void PseudoNetworkEvaluator::Evaluate(std::span<const PolicyRequest> requests) {
   }
 }
 
+void SplitByNetworkEvaluator::Evaluate(std::span<const PolicyRequest> requests) {
+  for (int network = 0; network < kMaxNetworks; ++network) {
+    group_.clear();
+    for (const PolicyRequest& r : requests) {
+      if (r.network == network) group_.push_back(r);
+    }
+    if (!group_.empty()) inner_->Evaluate(group_);
+  }
+}
+
 RegretTable::Entry& RegretTable::Get(int player, std::span<const float> features) {
   Entry& entry = table_[engine::InfosetKey(player, features)];
   if (entry.regret.empty()) {

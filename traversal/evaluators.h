@@ -38,6 +38,20 @@ class PseudoNetworkEvaluator : public Evaluator {
   std::vector<float> bias_;     // [network][action]
 };
 
+// Wraps an evaluator and splits every batch by network: the inner evaluator gets one call per
+// network present, with that network's rows only. This is how the earlier engine served mixed
+// batches (halving realized batch sizes); kept as the baseline that benchmarks compare the
+// fused multi-network evaluator against.
+class SplitByNetworkEvaluator : public Evaluator {
+ public:
+  explicit SplitByNetworkEvaluator(Evaluator* inner) : inner_(inner) {}
+  void Evaluate(std::span<const PolicyRequest> requests) override;
+
+ private:
+  Evaluator* inner_;
+  std::vector<PolicyRequest> group_;
+};
+
 // Cumulative regrets and average-strategy sums per infoset, keyed by (player, feature bytes)
 // (engine::InfosetKey): tabular CFR with the traversals' samples as its updates. Readers
 // (CurrentStrategy, AverageStrategy) may run concurrently while nobody writes.

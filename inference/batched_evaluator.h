@@ -1,0 +1,55 @@
+// The libtorch implementation of traversal::Evaluator: one batched forward serves every
+// waiting request of a worker, on the CPU or a CUDA device. Torch-free header.
+//
+// A batch may mix networks (both players' advantage networks, the strategy network). It is
+// served in one computation, not split into per-network forwards: rows are grouped by network
+// into a [networks, rows, features] block (padded to the largest group) and each layer is one
+// batched matmul against the networks' stacked weights (one plain matmul when the batch uses
+// one network). Then, batched over rows: regret matching of the advantages over the legal
+// actions for advantage networks (fallback: InferenceConfig::fallback), masked softmax for the
+// strategy network.
+//
+// Inference mode (no autograd), staging and activation buffers allocated once and reused.
+// CUDA: pinned host staging, one CUDA stream per evaluator (worker), asynchronous copies, and
+// optionally CUDA graphs captured once per (networks used, rows bucket) and replayed, rows
+// padded up to the bucket (a power of two, at least 8).
+//
+// Weights come from a ModelStore; the evaluator switches to the latest published version at
+// the start of a batch. One evaluator per worker; not thread-safe.
+#ifndef LCFR_INFERENCE_BATCHED_EVALUATOR_H_
+#define LCFR_INFERENCE_BATCHED_EVALUATOR_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "inference/model_store.h"
+#include "traversal/evaluator.h"
+#include "traversal/regret_matching.h"
+
+namespace lcfr::inference {
+
+struct InferenceConfig {
+  std::string device = "cpu";  // cpu | cuda | auto (cuda when a device is visible)
+  // libtorch intra-op threads for CPU forwards. A process-wide libtorch setting: with several
+  // workers, each worker's forward runs on this many threads.
+  int intra_op_threads = 1;
+  int max_batch = 1024;      // rows per forward; larger batches are served in chunks
+  bool cuda_graphs = false;  // CUDA only: replay captured graphs per batch-size bucket
+  traversal::RmFallback fallback = traversal::RmFallback::kArgmax;
+
+  absl::Status Validate() const;
+};
+
+// "cpu" or "cuda" for a requested device; asking for cuda where there is none is an error that
+// says why (no CUDA in this libtorch build, or no visible device).
+absl::StatusOr<std::string> ResolveDevice(std::string_view device);
+
+absl::StatusOr<std::unique_ptr<traversal::Evaluator>> MakeBatchedEvaluator(
+    std::shared_ptr<const ModelStore> store, const InferenceConfig& config);
+
+}  // namespace lcfr::inference
+
+#endif  // LCFR_INFERENCE_BATCHED_EVALUATOR_H_

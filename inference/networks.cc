@@ -1,0 +1,165 @@
+#include "inference/networks.h"
+
+#include <sys/stat.h>
+#include <torch/nn/functional/activation.h>
+#include <torch/serialize/input-archive.h>
+#include <torch/serialize/output-archive.h>
+#include <torch/utils.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include "engine/stream_cat.h"
+
+namespace lcfr::inference {
+namespace {
+
+constexpr int64_t kFormatVersion = 1;
+
+}  // namespace
+
+MlpImpl::MlpImpl(int input_size, int output_size, const NetworkConfig& config)
+    : activation_(config.activation) {
+  int in = input_size;
+  for (int l = 0; l < config.hidden_layers; ++l) {
+    layers_.push_back(
+        register_module(lcfr::StreamCat("fc", l), torch::nn::Linear(in, config.hidden_width)));
+    in = config.hidden_width;
+  }
+  layers_.push_back(register_module("out", torch::nn::Linear(in, output_size)));
+}
+
+torch::Tensor MlpImpl::forward(torch::Tensor x) {
+  for (size_t l = 0; l < layers_.size(); ++l) {
+    x = layers_[l]->forward(x);
+    if (l + 1 == layers_.size()) break;
+    switch (activation_) {
+      case Activation::kRelu:
+        x = torch::relu(x);
+        break;
+      case Activation::kTanh:
+        x = torch::tanh(x);
+        break;
+      case Activation::kSilu:
+        x = torch::silu(x);
+        break;
+    }
+  }
+  return x;
+}
+
+NetworkSet NetworkSet::Create(const NetworkShape& shape, uint64_t seed) {
+  torch::manual_seed(seed);
+  NetworkSet set;
+  set.shape = shape;
+  for (auto& net : set.nets) net = Mlp(shape.input_size, shape.num_actions, shape.config);
+  return set;
+}
+
+NetworkSet NetworkSet::Clone() const {
+  NetworkSet copy;
+  copy.shape = shape;
+  for (int i = 0; i < kNumNetworks; ++i) {
+    copy.nets[i] = Mlp(std::dynamic_pointer_cast<MlpImpl>(nets[i]->clone()));
+  }
+  return copy;
+}
+
+absl::Status SaveNetworks(const NetworkSet& networks, const std::string& path) {
+  const std::string temporary = path + ".tmp";
+  try {
+    torch::serialize::OutputArchive archive;
+    archive.write("format", c10::IValue(kFormatVersion));
+    archive.write("game", c10::IValue(networks.shape.game));
+    archive.write("input_size", c10::IValue(static_cast<int64_t>(networks.shape.input_size)));
+    archive.write("num_actions", c10::IValue(static_cast<int64_t>(networks.shape.num_actions)));
+    archive.write("hidden_width",
+                  c10::IValue(static_cast<int64_t>(networks.shape.config.hidden_width)));
+    archive.write("hidden_layers",
+                  c10::IValue(static_cast<int64_t>(networks.shape.config.hidden_layers)));
+    archive.write("activation",
+                  c10::IValue(std::string(ActivationName(networks.shape.config.activation))));
+    for (int i = 0; i < kNumNetworks; ++i) {
+      torch::serialize::OutputArchive net;
+      networks.nets[i]->save(net);
+      archive.write(lcfr::StreamCat("network", i), net);
+    }
+    archive.save_to(temporary);
+  } catch (const std::exception& e) {
+    std::remove(temporary.c_str());
+    return absl::InternalError(lcfr::StreamCat("cannot write networks to ", path, ": ", e.what()));
+  }
+  // POSIX, not std::filesystem: the torch wheel's libtorch.so exports its own copy of
+  // std::filesystem, which interposes on ours and crashes (inference/README.md).
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const std::string reason = std::strerror(errno);
+    std::remove(temporary.c_str());
+    return absl::InternalError(lcfr::StreamCat("cannot write ", path, ": ", reason));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<NetworkSet> LoadNetworks(const std::string& path, const NetworkShape* expected) {
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0) {
+    return absl::NotFoundError(lcfr::StreamCat(path, ": no such file"));
+  }
+  NetworkShape shape;
+  torch::serialize::InputArchive archive;
+  try {
+    archive.load_from(path);
+    c10::IValue value;
+    auto read_int = [&](const char* key) -> int64_t {
+      if (!archive.try_read(key, value) || !value.isInt()) {
+        throw std::runtime_error(lcfr::StreamCat("missing or invalid '", key, "'"));
+      }
+      return value.toInt();
+    };
+    auto read_string = [&](const char* key) -> std::string {
+      if (!archive.try_read(key, value) || !value.isString()) {
+        throw std::runtime_error(lcfr::StreamCat("missing or invalid '", key, "'"));
+      }
+      return value.toStringRef();
+    };
+    const int64_t format = read_int("format");
+    if (format != kFormatVersion) {
+      throw std::runtime_error(
+          lcfr::StreamCat("format version ", format, ", expected ", kFormatVersion));
+    }
+    shape.game = read_string("game");
+    shape.input_size = static_cast<int>(read_int("input_size"));
+    shape.num_actions = static_cast<int>(read_int("num_actions"));
+    shape.config.hidden_width = static_cast<int>(read_int("hidden_width"));
+    shape.config.hidden_layers = static_cast<int>(read_int("hidden_layers"));
+    const auto activation = ParseActivation(read_string("activation"));
+    if (!activation.ok()) throw std::runtime_error(std::string(activation.status().message()));
+    shape.config.activation = *activation;
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(
+        lcfr::StreamCat(path, ": not a networks file of this program (", e.what(), ")"));
+  }
+  if (const absl::Status status = shape.config.Validate();
+      !status.ok() || shape.input_size < 1 || shape.num_actions < 1) {
+    return absl::InvalidArgumentError(lcfr::StreamCat(path, ": invalid shape ", shape.ToString()));
+  }
+  if (expected != nullptr && !(shape == *expected)) {
+    return absl::InvalidArgumentError(lcfr::StreamCat(
+        path, ": holds networks for ", shape.ToString(), ", expected ", expected->ToString()));
+  }
+  NetworkSet set = NetworkSet::Create(shape, 0);
+  try {
+    for (int i = 0; i < kNumNetworks; ++i) {
+      torch::serialize::InputArchive net;
+      archive.read(lcfr::StreamCat("network", i), net);
+      set.nets[i]->load(net);
+    }
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(
+        lcfr::StreamCat(path, ": cannot read the network weights: ", e.what()));
+  }
+  return set;
+}
+
+}  // namespace lcfr::inference

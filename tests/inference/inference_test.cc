@@ -1,0 +1,286 @@
+// The libtorch networks and the batched evaluator: outputs against a plain per-network
+// reference, fused vs split, the two post-processing paths, save/load, devices, publication.
+#include <ATen/ATen.h>
+#include <c10/core/InferenceMode.h>
+#include <torch/cuda.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <vector>
+
+#include "engine/kuhn.h"
+#include "engine/lost_cities.h"
+#include "engine/rng.h"
+#include "inference/batched_evaluator.h"
+#include "inference/model_store.h"
+#include "inference/networks.h"
+#include "inference/policy_ops.h"
+#include "traversal/evaluators.h"
+#include "traversal/runner.h"
+
+namespace lcfr::inference {
+namespace {
+
+using traversal::PolicyRequest;
+
+NetworkShape SmallShape() {
+  NetworkShape shape;
+  shape.game = "test";
+  shape.input_size = 20;
+  shape.num_actions = 7;
+  shape.config.hidden_width = 32;
+  shape.config.hidden_layers = 2;
+  return shape;
+}
+
+struct Batch {
+  std::vector<std::vector<float>> features;
+  std::vector<std::vector<float>> outputs;
+  std::vector<PolicyRequest> requests;
+};
+
+// `rows` random requests; network of row i from `networks`, legal masks random non-empty.
+Batch MakeBatch(const NetworkShape& shape, int rows, const std::vector<int>& networks,
+                uint64_t seed) {
+  engine::Rng rng(seed);
+  Batch batch;
+  batch.features.resize(rows);
+  batch.outputs.resize(rows, std::vector<float>(shape.num_actions, -1.0f));
+  for (int i = 0; i < rows; ++i) {
+    for (int j = 0; j < shape.input_size; ++j) {
+      batch.features[i].push_back(static_cast<float>(rng.UniformDouble() * 2 - 1));
+    }
+    uint32_t legal = static_cast<uint32_t>(rng.Next()) & ((1u << shape.num_actions) - 1);
+    if (legal == 0) legal = 1u << rng.Uniform(static_cast<uint32_t>(shape.num_actions));
+    batch.requests.push_back({networks[rng.Uniform(static_cast<uint32_t>(networks.size()))],
+                              batch.features[i], legal, batch.outputs[i]});
+  }
+  return batch;
+}
+
+// What each row should get: the network's own forward, then the row post-processing.
+std::vector<float> Reference(NetworkSet& nets, const PolicyRequest& r) {
+  c10::InferenceMode guard;
+  const at::Tensor x = at::from_blob(const_cast<float*>(r.features.data()),
+                                     {1, static_cast<int64_t>(r.features.size())}, at::kFloat)
+                           .clone();
+  const at::Tensor y = nets.nets[r.network]->forward(x).contiguous();
+  std::vector<float> out(r.output.size());
+  PolicyFromOutputsRow({y.data_ptr<float>(), out.size()}, r.legal_mask,
+                       r.network == traversal::kStrategyNetwork, traversal::RmFallback::kArgmax,
+                       out);
+  return out;
+}
+
+std::unique_ptr<traversal::Evaluator> MakeCpuEvaluator(std::shared_ptr<const ModelStore> store,
+                                                       int max_batch = 1024) {
+  InferenceConfig config;
+  config.max_batch = max_batch;
+  auto evaluator = MakeBatchedEvaluator(std::move(store), config);
+  CATCH_REQUIRE(evaluator.ok());
+  return std::move(*evaluator);
+}
+
+CATCH_TEST_CASE("Evaluator: mixed-network batches match the per-network reference", "[inference]") {
+  NetworkSet nets = NetworkSet::Create(SmallShape(), 1);
+  auto store = std::make_shared<ModelStore>(nets);
+  for (const auto& networks :
+       std::vector<std::vector<int>>{{0}, {2}, {0, 1}, {0, 2}, {1, 2}, {0, 1, 2}}) {
+    for (int max_batch : {1024, 5}) {
+      auto evaluator = MakeCpuEvaluator(store, max_batch);
+      Batch batch = MakeBatch(nets.shape, 37, networks, 7);
+      evaluator->Evaluate(batch.requests);
+      for (const PolicyRequest& r : batch.requests) {
+        const std::vector<float> expected = Reference(nets, r);
+        float total = 0;
+        for (size_t a = 0; a < expected.size(); ++a) {
+          CATCH_CHECK(r.output[a] == Approx(expected[a]).margin(1e-5));
+          if (!(r.legal_mask >> a & 1)) CATCH_CHECK(r.output[a] == 0.0f);
+          total += r.output[a];
+        }
+        CATCH_CHECK(total == Approx(1.0f).margin(1e-5));
+      }
+    }
+  }
+}
+
+CATCH_TEST_CASE("Evaluator: fused and per-network split give the same strategies", "[inference]") {
+  NetworkSet nets = NetworkSet::Create(SmallShape(), 2);
+  auto store = std::make_shared<ModelStore>(nets);
+  auto fused = MakeCpuEvaluator(store);
+  auto inner = MakeCpuEvaluator(store);
+  traversal::SplitByNetworkEvaluator split(inner.get());
+  Batch a = MakeBatch(nets.shape, 64, {0, 1, 2}, 3);
+  Batch b = MakeBatch(nets.shape, 64, {0, 1, 2}, 3);
+  fused->Evaluate(a.requests);
+  split.Evaluate(b.requests);
+  for (size_t i = 0; i < a.outputs.size(); ++i) {
+    for (size_t k = 0; k < a.outputs[i].size(); ++k) {
+      CATCH_CHECK(a.outputs[i][k] == Approx(b.outputs[i][k]).margin(1e-5));
+    }
+  }
+}
+
+CATCH_TEST_CASE("Policy ops: the tensor path equals the row path", "[inference]") {
+  c10::InferenceMode guard;
+  at::manual_seed(4);
+  const int64_t blocks = 3, rows = 50, actions = 6;
+  at::Tensor outputs = at::randn({blocks, rows, actions});
+  // Some rows with no positive advantage, some with ties, to exercise both fallbacks.
+  outputs.select(1, 0).fill_(-1.0f);
+  outputs.select(1, 1).fill_(-2.0f);
+  outputs.select(1, 2).copy_(-outputs.select(1, 2).abs());
+  engine::Rng rng(9);
+  at::Tensor mask = at::zeros({blocks, rows, actions});
+  std::vector<uint32_t> legal(blocks * rows);
+  for (int64_t i = 0; i < blocks * rows; ++i) {
+    legal[i] = static_cast<uint32_t>(rng.Next() % 63) + 1;
+    for (int64_t a = 0; a < actions; ++a) {
+      mask.view({-1, actions})[i][a] = static_cast<float>(legal[i] >> a & 1);
+    }
+  }
+  for (auto fallback : {traversal::RmFallback::kArgmax, traversal::RmFallback::kUniform}) {
+    const std::vector<bool> strategy = {false, true, false};
+    const at::Tensor probs = PolicyFromOutputs(outputs, mask, strategy, fallback).contiguous();
+    const at::Tensor flat_out = outputs.contiguous().view({-1, actions});
+    for (int64_t i = 0; i < blocks * rows; ++i) {
+      std::vector<float> expected(actions);
+      PolicyFromOutputsRow({flat_out[i].data_ptr<float>(), static_cast<size_t>(actions)}, legal[i],
+                           strategy[i / rows], fallback, expected);
+      for (int64_t a = 0; a < actions; ++a) {
+        CATCH_CHECK(probs.view({-1, actions})[i][a].item<float>() ==
+                    Approx(expected[a]).margin(1e-6));
+      }
+    }
+  }
+}
+
+CATCH_TEST_CASE("Networks: save and load round trip; mismatches are errors", "[inference]") {
+  // No std::filesystem in binaries that link the torch wheel (inference/README.md).
+  char dir_template[] = "/tmp/lcfr_inference_test_XXXXXX";
+  const std::string dir = ::mkdtemp(dir_template);
+  const std::string path = dir + "/nets.pt";
+  NetworkSet nets = NetworkSet::Create(SmallShape(), 5);
+  CATCH_REQUIRE(SaveNetworks(nets, path).ok());
+  CATCH_CHECK(std::fopen((path + ".tmp").c_str(), "r") == nullptr);
+  const NetworkShape expected = SmallShape();
+  auto loaded = LoadNetworks(path, &expected);
+  CATCH_REQUIRE(loaded.ok());
+  c10::InferenceMode guard;
+  const at::Tensor x = at::randn({4, expected.input_size});
+  for (int n = 0; n < kNumNetworks; ++n) {
+    CATCH_CHECK(at::equal(nets.nets[n]->forward(x), loaded->nets[n]->forward(x)));
+  }
+  NetworkShape other = expected;
+  other.config.hidden_width = 64;
+  auto mismatch = LoadNetworks(path, &other);
+  CATCH_REQUIRE(!mismatch.ok());
+  CATCH_CHECK_THAT(
+      std::string(mismatch.status().message()),
+      Catch::Contains("holds networks for test: 20 -> 32x2 relu -> 7, expected test: 20 "
+                      "-> 64x2 relu -> 7"));
+  CATCH_CHECK(LoadNetworks(dir + "/absent.pt").status().code() == absl::StatusCode::kNotFound);
+  std::ofstream(dir + "/garbage.pt") << "not a checkpoint";
+  auto garbage = LoadNetworks(dir + "/garbage.pt");
+  CATCH_REQUIRE(!garbage.ok());
+  CATCH_CHECK_THAT(std::string(garbage.status().message()), Catch::Contains("not a networks file"));
+  for (const char* file : {"/nets.pt", "/garbage.pt"}) std::remove((dir + file).c_str());
+  ::rmdir(dir.c_str());
+}
+
+CATCH_TEST_CASE("Devices: cuda where there is none is a clear error", "[inference]") {
+  CATCH_CHECK(ResolveDevice("cpu").value() == "cpu");
+  CATCH_CHECK(!ResolveDevice("gpu").ok());
+  if (torch::cuda::is_available()) {
+    CATCH_CHECK(ResolveDevice("cuda").value() == "cuda");
+    CATCH_CHECK(ResolveDevice("auto").value() == "cuda");
+  } else {
+    const auto cuda = ResolveDevice("cuda");
+    CATCH_REQUIRE(!cuda.ok());
+    CATCH_CHECK_THAT(std::string(cuda.status().message()),
+                     Catch::Contains("device 'cuda' requested"));
+    CATCH_CHECK(ResolveDevice("auto").value() == "cpu");
+    NetworkSet nets = NetworkSet::Create(SmallShape(), 1);
+    InferenceConfig config;
+    config.device = "cuda";
+    CATCH_CHECK(!MakeBatchedEvaluator(std::make_shared<ModelStore>(nets), config).ok());
+  }
+  InferenceConfig bad;
+  bad.intra_op_threads = 0;
+  CATCH_CHECK_THAT(std::string(bad.Validate().message()), Catch::Contains("intra_op_threads = 0"));
+}
+
+CATCH_TEST_CASE("Publication: evaluators switch to new weights between batches only",
+                "[inference]") {
+  NetworkSet trainer = NetworkSet::Create(SmallShape(), 8);
+  auto store = std::make_shared<ModelStore>(trainer);
+  auto evaluator = MakeCpuEvaluator(store);
+  Batch before = MakeBatch(trainer.shape, 16, {0, 1, 2}, 1);
+  evaluator->Evaluate(before.requests);
+  // The trainer changes its networks in place: nothing changes until it publishes.
+  {
+    c10::InferenceMode guard;
+    for (auto& net : trainer.nets) {
+      for (auto& p : net->parameters()) p.add_(0.5);
+    }
+  }
+  Batch unpublished = MakeBatch(trainer.shape, 16, {0, 1, 2}, 1);
+  evaluator->Evaluate(unpublished.requests);
+  CATCH_CHECK(unpublished.outputs == before.outputs);
+  const uint64_t version = store->version();
+  store->Publish(trainer);
+  CATCH_CHECK(store->version() == version + 1);
+  Batch after = MakeBatch(trainer.shape, 16, {0, 1, 2}, 1);
+  evaluator->Evaluate(after.requests);
+  CATCH_CHECK(after.outputs != before.outputs);
+  for (const PolicyRequest& r : after.requests) {
+    const std::vector<float> expected = Reference(trainer, r);
+    for (size_t a = 0; a < expected.size(); ++a)
+      CATCH_CHECK(r.output[a] == Approx(expected[a]).margin(1e-5));
+  }
+}
+
+CATCH_TEST_CASE("Traversal with the batched evaluator: Lost Cities, fibers vs recursion",
+                "[inference]") {
+  engine::LostCities game;
+  NetworkShape shape;
+  shape.game = "lost-cities";
+  shape.input_size = game.EncodingSize();
+  shape.num_actions = game.num_actions();
+  shape.config.hidden_width = 64;
+  shape.config.hidden_layers = 2;
+  auto store = std::make_shared<ModelStore>(NetworkSet::Create(shape, 3));
+  auto factory = [&](int) { return MakeCpuEvaluator(store); };
+  traversal::RunnerConfig config;
+  config.seed = 5;
+  config.cfr.hybrid_depth = 1;
+  std::vector<traversal::CollectingSink> sinks;
+  std::vector<traversal::WorkerStats> stats;
+  for (bool recursive : {true, false}) {
+    config.recursive = recursive;
+    config.worker_chunk_size = 8;
+    traversal::TraversalRunner<engine::LostCities> runner(game, config, factory);
+    traversal::CollectingSink sink(game.EncodingSize(), game.num_actions());
+    runner.Run(1, 0, 8, sink);
+    sinks.push_back(std::move(sink));
+    stats.push_back(runner.TotalStats());
+  }
+  CATCH_CHECK(stats[0].rows.Mean() == 1.0);
+  CATCH_CHECK(stats[1].rows.Mean() > 7.0);  // width 8: the batcher fills its batches
+  CATCH_CHECK(stats[0].policy_calls == stats[1].policy_calls);
+  CATCH_REQUIRE(sinks[0].advantage.size() == sinks[1].advantage.size());
+  // Same traversals, same samples up to float rounding of batched vs one-row GEMMs.
+  for (size_t i = 0; i < sinks[0].advantage.size(); ++i) {
+    for (int a = 0; a < game.num_actions(); ++a) {
+      CATCH_CHECK(sinks[0].advantage.target(i)[a] ==
+                  Approx(sinks[1].advantage.target(i)[a]).margin(1e-4));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace lcfr::inference
