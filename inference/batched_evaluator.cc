@@ -42,6 +42,14 @@ int64_t Bucket(int64_t rows, int64_t max_batch) {
   return std::min(bucket, max_batch);
 }
 
+bool CpuHasBf16() {
+#if defined(__x86_64__)
+  return __builtin_cpu_supports("avx512bf16");
+#else
+  return false;
+#endif
+}
+
 class BatchedEvaluator : public traversal::Evaluator {
  public:
   BatchedEvaluator(std::shared_ptr<const ModelStore> store, const InferenceConfig& config,
@@ -54,6 +62,9 @@ class BatchedEvaluator : public traversal::Evaluator {
         width_(std::max(store_->shape().config.hidden_width, store_->shape().num_actions)) {
     c10::InferenceMode guard;
     if (!cuda_) at::set_num_threads(config.intra_op_threads);
+    bf16_min_rows_ = config.precision == "bf16"                             ? 1
+                     : config.precision == "auto" && !cuda_ && CpuHasBf16() ? kBf16MinRows
+                                                                            : -1;
     const int64_t rows = static_cast<int64_t>(kNumNetworks) * config.max_batch;
     auto host = at::TensorOptions().dtype(at::kFloat).pinned_memory(cuda_);
     x_host_ = at::zeros({rows * features_}, host);
@@ -90,6 +101,14 @@ class BatchedEvaluator : public traversal::Evaluator {
     if (store_->version() == version_) return;
     snapshot_ = store_->Latest();
     version_ = snapshot_->version;
+    if (bf16_min_rows_ > 0) {
+      weights_bf16_.clear();
+      biases_bf16_.clear();
+      for (size_t l = 0; l < snapshot_->weights.size(); ++l) {
+        weights_bf16_.push_back(snapshot_->weights[l].to(at::kBFloat16).to(Device()));
+        biases_bf16_.push_back(snapshot_->biases[l].to(at::kBFloat16).to(Device()));
+      }
+    }
     if (!cuda_) {
       weights_ = snapshot_->weights;
       biases_ = snapshot_->biases;
@@ -120,9 +139,40 @@ class BatchedEvaluator : public traversal::Evaluator {
     return stacked.index_select(0, skip_index_);
   }
 
+  at::Device Device() const { return cuda_ ? at::Device(at::kCUDA) : at::Device(at::kCPU); }
+
+  void Activate(at::Tensor& t) const {
+    switch (snapshot_->activation) {
+      case Activation::kRelu:
+        t.relu_();
+        break;
+      case Activation::kTanh:
+        t.tanh_();
+        break;
+      case Activation::kSilu:
+        at::silu_(t);
+        break;
+    }
+  }
+
+  // The bfloat16 forward: same layout as Forward, fp32 result [blocks, rows, actions].
+  at::Tensor ForwardBf16(const at::Tensor& x, const std::vector<int>& used, int64_t rows) {
+    const int64_t blocks = static_cast<int64_t>(used.size());
+    at::Tensor h =
+        x.narrow(0, 0, blocks * rows * features_).view({blocks, rows, features_}).to(at::kBFloat16);
+    for (size_t l = 0; l < weights_bf16_.size(); ++l) {
+      h = at::baddbmm(Select(biases_bf16_[l], used), h, Select(weights_bf16_[l], used));
+      if (l + 1 < weights_bf16_.size()) Activate(h);
+    }
+    return h.to(at::kFloat).contiguous();
+  }
+
   // The networks' raw outputs for `blocks` x `rows` staged rows in `x` (on the compute device):
   // a view [blocks, rows, actions] of an activation buffer.
   at::Tensor Forward(const at::Tensor& x, const std::vector<int>& used, int64_t rows) {
+    if (bf16_min_rows_ > 0 && static_cast<int64_t>(used.size()) * rows >= bf16_min_rows_) {
+      return ForwardBf16(x, used, rows);
+    }
     const int64_t blocks = static_cast<int64_t>(used.size());
     at::Tensor in = x.narrow(0, 0, blocks * rows * features_);
     int64_t in_width = features_;
@@ -140,19 +190,7 @@ class BatchedEvaluator : public traversal::Evaluator {
         at::baddbmm_out(out3d, Select(biases_[l], used).expand({blocks, rows, out_width}),
                         in.view({blocks, rows, in_width}), Select(weights_[l], used));
       }
-      if (!last) {
-        switch (snapshot_->activation) {
-          case Activation::kRelu:
-            out.relu_();
-            break;
-          case Activation::kTanh:
-            out.tanh_();
-            break;
-          case Activation::kSilu:
-            at::silu_(out);
-            break;
-        }
-      }
+      if (!last) Activate(out);
       in = out;
       in_width = out_width;
     }
@@ -275,6 +313,8 @@ class BatchedEvaluator : public traversal::Evaluator {
   std::shared_ptr<const ModelSnapshot> snapshot_;
   uint64_t version_ = 0;
   std::vector<at::Tensor> weights_, biases_;
+  std::vector<at::Tensor> weights_bf16_, biases_bf16_;
+  int64_t bf16_min_rows_ = -1;  // bf16 forward from this many rows on; -1: never
   at::Tensor x_host_, mask_host_, probs_host_;
   std::array<at::Tensor, 2> hidden_;
   at::Tensor skip_index_;
@@ -287,6 +327,10 @@ absl::Status InferenceConfig::Validate() const {
   if (device != "cpu" && device != "cuda" && device != "auto") {
     return absl::InvalidArgumentError(
         lcfr::StreamCat("device = '", device, "': must be cpu, cuda or auto"));
+  }
+  if (precision != "fp32" && precision != "bf16" && precision != "auto") {
+    return absl::InvalidArgumentError(
+        lcfr::StreamCat("precision = '", precision, "': must be fp32, bf16 or auto"));
   }
   if (intra_op_threads < 1 || intra_op_threads > 1024) {
     return absl::InvalidArgumentError(

@@ -9,6 +9,9 @@
 // actions for advantage networks (fallback: InferenceConfig::fallback), masked softmax for the
 // strategy network.
 //
+// Precision: see InferenceConfig::precision. bfloat16 keeps 8 bits of mantissa: strategies
+// differ from fp32 by about 1e-2 relative; the tests bound it.
+//
 // Inference mode (no autograd), staging and activation buffers allocated once and reused.
 // CUDA: pinned host staging, one CUDA stream per evaluator (worker), asynchronous copies, and
 // optionally CUDA graphs captured once per (networks used, rows bucket) and replayed, rows
@@ -31,6 +34,8 @@
 
 namespace lcfr::inference {
 
+inline constexpr int kBf16MinRows = 16;
+
 struct InferenceConfig {
   std::string device = "cpu";  // cpu | cuda | auto (cuda when a device is visible)
   // libtorch intra-op threads for CPU forwards. A process-wide libtorch setting: with several
@@ -38,6 +43,11 @@ struct InferenceConfig {
   int intra_op_threads = 1;
   int max_batch = 1024;      // rows per forward; larger batches are served in chunks
   bool cuda_graphs = false;  // CUDA only: replay captured graphs per batch-size bucket
+  // Arithmetic of the forward: fp32; bf16 (weights and activations in bfloat16, fp32 outputs);
+  // or auto: bf16 for batches of at least kBf16MinRows rows on a CPU with AVX512-BF16 (where
+  // oneDNN's bf16 GEMM runs about 3.5x faster than fp32, benchmarks/README.md), fp32 otherwise
+  // (small batches, CPUs without it, CUDA).
+  std::string precision = "auto";
   traversal::RmFallback fallback = traversal::RmFallback::kArgmax;
 
   absl::Status Validate() const;

@@ -21,14 +21,22 @@ constexpr int64_t kFormatVersion = 1;
 }  // namespace
 
 MlpImpl::MlpImpl(int input_size, int output_size, const NetworkConfig& config)
-    : activation_(config.activation) {
-  int in = input_size;
-  for (int l = 0; l < config.hidden_layers; ++l) {
+    : input_size_(input_size),
+      output_size_(output_size),
+      config_(config),
+      activation_(config.activation) {
+  reset();
+}
+
+void MlpImpl::reset() {
+  layers_.clear();
+  int in = input_size_;
+  for (int l = 0; l < config_.hidden_layers; ++l) {
     layers_.push_back(
-        register_module(lcfr::StreamCat("fc", l), torch::nn::Linear(in, config.hidden_width)));
-    in = config.hidden_width;
+        register_module(lcfr::StreamCat("fc", l), torch::nn::Linear(in, config_.hidden_width)));
+    in = config_.hidden_width;
   }
-  layers_.push_back(register_module("out", torch::nn::Linear(in, output_size)));
+  layers_.push_back(register_module("out", torch::nn::Linear(in, output_size_)));
 }
 
 torch::Tensor MlpImpl::forward(torch::Tensor x) {

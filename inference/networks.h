@@ -7,6 +7,7 @@
 #ifndef LCFR_INFERENCE_NETWORKS_H_
 #define LCFR_INFERENCE_NETWORKS_H_
 
+#include <torch/nn/cloneable.h>
 #include <torch/nn/module.h>
 #include <torch/nn/modules/linear.h>
 #include <torch/nn/pimpl.h>
@@ -22,9 +23,11 @@
 
 namespace lcfr::inference {
 
-class MlpImpl : public torch::nn::Module {
+class MlpImpl : public torch::nn::Cloneable<MlpImpl> {
  public:
   MlpImpl(int input_size, int output_size, const NetworkConfig& config);
+  // (Re)creates the layers with fresh initialisation; Cloneable's clone() relies on it.
+  void reset() override;
   // x: [rows, input_size] -> [rows, output_size] (raw advantages or logits).
   torch::Tensor forward(torch::Tensor x);
 
@@ -32,6 +35,9 @@ class MlpImpl : public torch::nn::Module {
   Activation activation() const { return activation_; }
 
  private:
+  int input_size_;
+  int output_size_;
+  NetworkConfig config_;
   std::vector<torch::nn::Linear> layers_;
   Activation activation_;
 };

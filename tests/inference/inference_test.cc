@@ -77,9 +77,11 @@ std::vector<float> Reference(NetworkSet& nets, const PolicyRequest& r) {
 }
 
 std::unique_ptr<traversal::Evaluator> MakeCpuEvaluator(std::shared_ptr<const ModelStore> store,
-                                                       int max_batch = 1024) {
+                                                       int max_batch = 1024,
+                                                       const std::string& precision = "fp32") {
   InferenceConfig config;
   config.max_batch = max_batch;
+  config.precision = precision;
   auto evaluator = MakeBatchedEvaluator(std::move(store), config);
   CATCH_REQUIRE(evaluator.ok());
   return std::move(*evaluator);
@@ -106,6 +108,29 @@ CATCH_TEST_CASE("Evaluator: mixed-network batches match the per-network referenc
       }
     }
   }
+}
+
+CATCH_TEST_CASE("Evaluator: bf16 strategies stay close to fp32", "[inference]") {
+  NetworkShape shape = SmallShape();
+  shape.config.hidden_width = 128;
+  NetworkSet nets = NetworkSet::Create(shape, 6);
+  auto store = std::make_shared<ModelStore>(nets);
+  auto bf16 = MakeCpuEvaluator(store, 1024, "bf16");
+  Batch batch = MakeBatch(nets.shape, 64, {0, 1, 2}, 12);
+  bf16->Evaluate(batch.requests);
+  double worst = 0;
+  for (const PolicyRequest& r : batch.requests) {
+    const std::vector<float> expected = Reference(nets, r);
+    for (size_t a = 0; a < expected.size(); ++a) {
+      worst = std::max(worst, static_cast<double>(std::abs(r.output[a] - expected[a])));
+      if (!(r.legal_mask >> a & 1)) CATCH_CHECK(r.output[a] == 0.0f);
+    }
+  }
+  CATCH_INFO("largest probability difference bf16 vs fp32: " << worst);
+  CATCH_CHECK(worst < 0.05);
+  InferenceConfig bad;
+  bad.precision = "fp16";
+  CATCH_CHECK_THAT(std::string(bad.Validate().message()), Catch::Contains("precision = 'fp16'"));
 }
 
 CATCH_TEST_CASE("Evaluator: fused and per-network split give the same strategies", "[inference]") {

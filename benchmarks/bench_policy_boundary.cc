@@ -1,0 +1,315 @@
+// The policy boundary, piece by piece (mission.md): encode + legal, apply + undo, the one-row
+// policy call of a plain recursive traversal, the batched forward per call and per row from 1
+// to 1024 rows against the raw GEMM floor of the same shapes, and the fused multi-network
+// forward against the per-network split. CPU always; CUDA variants are registered when a CUDA
+// device is visible.
+//
+//   build/benchmarks/bench_policy_boundary [--benchmark_filter=...]
+//
+// Network: Lost Cities classic (594 inputs, 31 actions), 512x3 ReLU unless LCFR_BENCH_HIDDEN /
+// LCFR_BENCH_LAYERS say otherwise. One intra-op thread. Counters: per_call and per_row, wall time
+// per policy call and per row (shown with SI prefixes, e.g. 12.3us).
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <benchmark/benchmark.h>
+#include <c10/core/InferenceMode.h>
+#include <torch/cuda.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/lost_cities.h"
+#include "engine/rng.h"
+#include "inference/batched_evaluator.h"
+#include "inference/model_store.h"
+#include "inference/networks.h"
+#include "traversal/evaluators.h"
+#include "traversal/regret_matching.h"
+
+namespace lcfr::inference {
+namespace {
+
+const engine::LostCities& Game() {
+  static const engine::LostCities game;
+  return game;
+}
+
+int EnvInt(const char* name, int fallback) {
+  const char* value = std::getenv(name);
+  return value ? std::atoi(value) : fallback;
+}
+
+NetworkShape Shape() {
+  NetworkShape shape;
+  shape.game = "lost-cities";
+  shape.input_size = Game().EncodingSize();
+  shape.num_actions = Game().num_actions();
+  shape.config.hidden_width = EnvInt("LCFR_BENCH_HIDDEN", 512);
+  shape.config.hidden_layers = EnvInt("LCFR_BENCH_LAYERS", 3);
+  return shape;
+}
+
+const NetworkSet& Networks() {
+  static const NetworkSet nets = NetworkSet::Create(Shape(), 1);
+  return nets;
+}
+
+std::shared_ptr<const ModelStore> Store() {
+  static const auto store = std::make_shared<const ModelStore>(Networks());
+  return store;
+}
+
+// Non-terminal states of random classic games, with their legal masks.
+struct StatePool {
+  std::vector<engine::State> states;
+  std::vector<uint32_t> masks;
+};
+
+const StatePool& Pool() {
+  static const StatePool pool = [] {
+    StatePool p;
+    engine::Rng rng(11);
+    while (p.states.size() < 1024) {
+      engine::State s = Game().Deal(rng);
+      while (!engine::LostCities::IsTerminal(s)) {
+        const uint32_t mask = Game().LegalMask(s);
+        if (rng.Uniform(16) == 0) p.states.push_back(s), p.masks.push_back(mask);
+        uint32_t m = mask;
+        for (uint32_t k = rng.Uniform(static_cast<uint32_t>(std::popcount(mask))); k > 0; --k) {
+          m &= m - 1;
+        }
+        Game().ApplyUnchecked(s, std::countr_zero(m));
+      }
+    }
+    return p;
+  }();
+  return pool;
+}
+
+void SetPerCall(benchmark::State& state, int64_t calls, int64_t rows) {
+  // Inverted rates: seconds per call and per row, printed with SI prefixes (e.g. 12.3us).
+  state.counters["per_call"] = benchmark::Counter(
+      static_cast<double>(calls), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["per_row"] = benchmark::Counter(
+      static_cast<double>(rows), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+void BM_EncodeAndLegal(benchmark::State& state) {
+  const StatePool& pool = Pool();
+  std::vector<float> features(Game().EncodingSize());
+  size_t i = 0;
+  for (auto _ : state) {
+    const engine::State& s = pool.states[i++ % pool.states.size()];
+    benchmark::DoNotOptimize(Game().LegalMask(s));
+    Game().Encode(s, features);
+    benchmark::ClobberMemory();
+  }
+  SetPerCall(state, state.iterations(), state.iterations());
+}
+BENCHMARK(BM_EncodeAndLegal);
+
+void BM_ApplyUndo(benchmark::State& state) {
+  std::vector<engine::State> states = Pool().states;
+  std::vector<int> actions;
+  for (size_t k = 0; k < states.size(); ++k) actions.push_back(std::countr_zero(Pool().masks[k]));
+  size_t i = 0;
+  for (auto _ : state) {
+    const size_t k = i++ % states.size();
+    const auto undo = Game().ApplyUnchecked(states[k], actions[k]);
+    Game().Undo(states[k], actions[k], undo);
+    benchmark::ClobberMemory();
+  }
+  SetPerCall(state, state.iterations(), state.iterations());
+}
+BENCHMARK(BM_ApplyUndo);
+
+// The one-row policy call of a plain recursive traversal: encode -> staging tensor -> forward
+// -> read back -> regret matching, through the batched evaluator with a batch of one.
+void OneRowPolicyCall(benchmark::State& state, const std::string& device) {
+  InferenceConfig config;
+  config.device = device;
+  auto evaluator = MakeBatchedEvaluator(Store(), config);
+  if (!evaluator.ok())
+    return state.SkipWithError(std::string(evaluator.status().message()).c_str());
+  const StatePool& pool = Pool();
+  std::vector<float> features(Game().EncodingSize()), probs(Game().num_actions());
+  size_t i = 0;
+  for (auto _ : state) {
+    const size_t k = i++ % pool.states.size();
+    Game().Encode(pool.states[k], features);
+    const traversal::PolicyRequest request{0, features, pool.masks[k], probs};
+    (*evaluator)->Evaluate({&request, 1});
+    benchmark::DoNotOptimize(probs.data());
+  }
+  SetPerCall(state, state.iterations(), state.iterations());
+}
+
+// The same call the way a straightforward libtorch program writes it: from_blob, the
+// nn::Module forward, regret matching on the copied-back row.
+void BM_OneRowPolicyCallModule(benchmark::State& state) {
+  c10::InferenceMode guard;
+  at::set_num_threads(1);
+  NetworkSet nets = Networks().Clone();
+  const StatePool& pool = Pool();
+  std::vector<float> features(Game().EncodingSize()), probs(Game().num_actions());
+  size_t i = 0;
+  for (auto _ : state) {
+    const size_t k = i++ % pool.states.size();
+    Game().Encode(pool.states[k], features);
+    const at::Tensor x = at::from_blob(features.data(), {1, Game().EncodingSize()});
+    const at::Tensor y = nets.nets[0]->forward(x).contiguous();
+    traversal::RegretMatching({y.data_ptr<float>(), probs.size()}, pool.masks[k], probs,
+                              traversal::RmFallback::kArgmax);
+    benchmark::DoNotOptimize(probs.data());
+  }
+  SetPerCall(state, state.iterations(), state.iterations());
+}
+BENCHMARK(BM_OneRowPolicyCallModule);
+
+// Requests for `rows` pool states, networks from `networks` in turn.
+struct Requests {
+  std::vector<std::vector<float>> features, outputs;
+  std::vector<traversal::PolicyRequest> list;
+};
+
+Requests MakeRequests(int rows, const std::vector<int>& networks) {
+  Requests r;
+  const StatePool& pool = Pool();
+  r.features.resize(rows, std::vector<float>(Game().EncodingSize()));
+  r.outputs.resize(rows, std::vector<float>(Game().num_actions()));
+  for (int i = 0; i < rows; ++i) {
+    Game().Encode(pool.states[i % pool.states.size()], r.features[i]);
+    r.list.push_back({networks[i % networks.size()], r.features[i],
+                      pool.masks[i % pool.states.size()], r.outputs[i]});
+  }
+  return r;
+}
+
+// The evaluator on `rows` rows of one network: staging + forward + regret matching.
+void BatchedForward(benchmark::State& state, const std::string& device,
+                    const std::string& precision) {
+  const int rows = static_cast<int>(state.range(0));
+  InferenceConfig config;
+  config.device = device;
+  config.precision = precision;
+  auto evaluator = MakeBatchedEvaluator(Store(), config);
+  if (!evaluator.ok())
+    return state.SkipWithError(std::string(evaluator.status().message()).c_str());
+  Requests requests = MakeRequests(rows, {0});
+  for (auto _ : state) (*evaluator)->Evaluate(requests.list);
+  SetPerCall(state, state.iterations(), state.iterations() * rows);
+}
+
+// The floor: the same matrix products (addmm_out into preallocated buffers, ReLU in place), no
+// staging, no post-processing.
+void BM_GemmFloor(benchmark::State& state) {
+  c10::InferenceMode guard;
+  at::set_num_threads(1);
+  const int64_t rows = state.range(0);
+  const NetworkSet& nets = Networks();
+  std::vector<at::Tensor> w, b, out;
+  at::Tensor x = at::randn({rows, Game().EncodingSize()});
+  for (const auto& layer : nets.nets[0]->layers()) {
+    w.push_back(layer->weight.detach().t().contiguous());
+    b.push_back(layer->bias.detach().clone());
+    out.push_back(at::empty({rows, layer->weight.size(0)}));
+  }
+  for (auto _ : state) {
+    const at::Tensor* in = &x;
+    for (size_t l = 0; l < w.size(); ++l) {
+      at::addmm_out(out[l], b[l], *in, w[l]);
+      if (l + 1 < w.size()) out[l].relu_();
+      in = &out[l];
+    }
+    benchmark::DoNotOptimize(out.back().data_ptr<float>());
+  }
+  SetPerCall(state, state.iterations(), state.iterations() * rows);
+}
+BENCHMARK(BM_GemmFloor)->RangeMultiplier(2)->Range(1, 1024);
+
+// The bf16 floor: the same products in bfloat16 (oneDNN on CPUs with AVX512-BF16).
+void BM_GemmFloorBf16(benchmark::State& state) {
+  c10::InferenceMode guard;
+  at::set_num_threads(1);
+  const int64_t rows = state.range(0);
+  const NetworkSet& nets = Networks();
+  std::vector<at::Tensor> w, b;
+  const at::Tensor x = at::randn({rows, Game().EncodingSize()}).to(at::kBFloat16);
+  for (const auto& layer : nets.nets[0]->layers()) {
+    w.push_back(layer->weight.detach().t().contiguous().to(at::kBFloat16));
+    b.push_back(layer->bias.detach().to(at::kBFloat16));
+  }
+  for (auto _ : state) {
+    at::Tensor h = x;
+    for (size_t l = 0; l < w.size(); ++l) {
+      h = at::addmm(b[l], h, w[l]);
+      if (l + 1 < w.size()) h.relu_();
+    }
+    benchmark::DoNotOptimize(h.data_ptr());
+  }
+  SetPerCall(state, state.iterations(), state.iterations() * rows);
+}
+BENCHMARK(BM_GemmFloorBf16)->RangeMultiplier(2)->Range(1, 1024);
+
+// Mixed batches of `rows` rows over several networks: one fused forward vs one forward per
+// network (the earlier engine's split).
+void MixedBatch(benchmark::State& state, const std::string& device, bool split, int networks) {
+  const int rows = static_cast<int>(state.range(0));
+  InferenceConfig config;
+  config.device = device;
+  auto evaluator = MakeBatchedEvaluator(Store(), config);
+  if (!evaluator.ok())
+    return state.SkipWithError(std::string(evaluator.status().message()).c_str());
+  traversal::SplitByNetworkEvaluator splitter(evaluator->get());
+  traversal::Evaluator* target =
+      split ? static_cast<traversal::Evaluator*>(&splitter) : evaluator->get();
+  std::vector<int> ids;
+  for (int n = 0; n < networks; ++n) ids.push_back(n);
+  Requests requests = MakeRequests(rows, ids);
+  for (auto _ : state) target->Evaluate(requests.list);
+  SetPerCall(state, state.iterations(), state.iterations() * rows);
+}
+
+void RegisterDeviceBenchmarks(const std::string& device) {
+  const std::string prefix = device == "cpu" ? "" : "Cuda";
+  benchmark::RegisterBenchmark(("BM_OneRowPolicyCall" + prefix).c_str(),
+                               [device](benchmark::State& s) { OneRowPolicyCall(s, device); });
+  // The default precision (auto), and fp32 throughout.
+  benchmark::RegisterBenchmark(("BM_BatchedForward" + prefix).c_str(),
+                               [device](benchmark::State& s) { BatchedForward(s, device, "auto"); })
+      ->RangeMultiplier(2)
+      ->Range(1, 1024);
+  benchmark::RegisterBenchmark(("BM_BatchedForwardFp32" + prefix).c_str(),
+                               [device](benchmark::State& s) { BatchedForward(s, device, "fp32"); })
+      ->RangeMultiplier(2)
+      ->Range(1, 1024);
+  for (int networks : {2, 3}) {
+    for (bool split : {false, true}) {
+      const std::string name =
+          "BM_Mixed" + std::to_string(networks) + "Networks" + (split ? "Split" : "Fused") + prefix;
+      benchmark::RegisterBenchmark(name.c_str(),
+                                   [device, split, networks](benchmark::State& s) {
+                                     MixedBatch(s, device, split, networks);
+                                   })
+          ->Arg(16)
+          ->Arg(64)
+          ->Arg(256);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace lcfr::inference
+
+int main(int argc, char** argv) {
+  at::set_num_threads(1);
+  lcfr::inference::RegisterDeviceBenchmarks("cpu");
+  if (torch::cuda::is_available()) lcfr::inference::RegisterDeviceBenchmarks("cuda");
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
