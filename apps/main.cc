@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
   add(&AddMatchCommand);
   add(&AddAgentCommand);
   add(&AddInfoCommand);
+  add(&AddSweepCommand);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -47,4 +47,8 @@ std::shared_ptr<const ModelSnapshot> ModelStore::Latest() const {
   return latest_;
 }
 
+std::shared_ptr<ModelStore> CreateRandomModelStore(const NetworkShape& shape, uint64_t seed) {
+  return std::make_shared<ModelStore>(NetworkSet::Create(shape, seed));
+}
+
 }  // namespace lcfr::inference

@@ -39,6 +39,10 @@ class ModelStore {
   std::atomic<uint64_t> version_{0};
 };
 
+// A store holding freshly initialised networks of `shape` (libtorch's default initialisation,
+// seeded): for benchmarks and sweeps, from code that must not include libtorch.
+std::shared_ptr<ModelStore> CreateRandomModelStore(const NetworkShape& shape, uint64_t seed);
+
 }  // namespace lcfr::inference
 
 #endif  // LCFR_INFERENCE_MODEL_STORE_H_
