@@ -49,9 +49,9 @@ struct Row {
   double traversals_per_s() const { return static_cast<double>(traversals) / seconds; }
   double policy_calls_per_s() const { return static_cast<double>(stats.policy_calls) / seconds; }
   double us_per_row() const {
-    return stats.policy_calls == 0 ? 0.0
-                                   : 1e6 * stats.evaluator_seconds() /
-                                         static_cast<double>(stats.policy_calls);
+    return stats.policy_calls == 0
+               ? 0.0
+               : 1e6 * stats.evaluator_seconds() / static_cast<double>(stats.policy_calls);
   }
   double share(double part) const {
     const double total = stats.total_seconds();
@@ -109,8 +109,8 @@ absl::Status Plot(const std::vector<Row>& rows, const std::string& path) {
       recursive = r.policy_calls_per_s();
       continue;
     }
-    table += fmt::format("{} {:.1f} {:.2f}\n", r.width, r.policy_calls_per_s(),
-                         r.stats.rows.Mean());
+    table +=
+        fmt::format("{} {:.1f} {:.2f}\n", r.width, r.policy_calls_per_s(), r.stats.rows.Mean());
   }
   if (absl::Status s = WriteFileAtomically(data, table); !s.ok()) return s;
   const std::string temporary = path + ".tmp.png";
@@ -202,9 +202,9 @@ int RunSweep(const SweepOptions& opts) {
     });
     // Enough traversals to keep every fiber busy: at least two rounds of the width.
     const int64_t count =
-        config.recursive ? opts.traversals
-                         : std::max<int64_t>(opts.traversals,
-                                             2LL * config.worker_chunk_size * opts.workers);
+        config.recursive
+            ? opts.traversals
+            : std::max<int64_t>(opts.traversals, 2LL * config.worker_chunk_size * opts.workers);
     traversal::CollectingSink sink(game.EncodingSize(), game.num_actions());
     const auto start = std::chrono::steady_clock::now();
     try {
@@ -229,10 +229,9 @@ int RunSweep(const SweepOptions& opts) {
     if (r.width == "1") width1 = &r;
     if (r.width == "recursive") recursion = &r;
   }
-  fmt::print(
-      "{:>9} {:>7} {:>12} {:>14} {:>8} {:>9} {:>9} {:>7} {:>7} {:>9} {:>8} {:>8} {:>8}\n",
-      "width", "workers", "traversals/s", "policy calls/s", "vs w=1", "vs recur", "rows mean",
-      "p50", "p95", "us/row", "forward", "game", "sched");
+  fmt::print("{:>9} {:>7} {:>12} {:>14} {:>8} {:>9} {:>9} {:>7} {:>7} {:>9} {:>8} {:>8} {:>8}\n",
+             "width", "workers", "traversals/s", "policy calls/s", "vs w=1", "vs recur",
+             "rows mean", "p50", "p95", "us/row", "forward", "game", "sched");
   for (const Row& r : rows) {
     auto ratio = [&](const Row* base) {
       return base ? fmt::format("{:.2f}x", r.policy_calls_per_s() / base->policy_calls_per_s())

@@ -28,7 +28,7 @@ expect_exit 0 "help" -- "$lcfr" --help
 contains "$tmp/out" "replay" "help lists replay"
 expect_exit 2 "no subcommand" -- "$lcfr"
 expect_exit 2 "unknown subcommand" -- "$lcfr" frobnicate
-for cmd in replay match agent info; do
+for cmd in replay match agent info sweep; do
   expect_exit 0 "$cmd --help" -- "$lcfr" "$cmd" --help
 done
 
@@ -78,6 +78,25 @@ expect_exit 2 "agent unknown bot" -- "$lcfr" agent --bot nobody
 expect_exit 0 "info json" -- "$lcfr" info --json
 contains "$tmp/out" '"torch_version"' "info reports libtorch"
 contains "$tmp/out" '"classic_encoding_size":594' "info reports the encoding size"
+
+# sweep: a tiny network, two widths and the recursion; the CSV columns users' scripts read.
+expect_exit 0 "sweep" -- "$lcfr" sweep --widths 1,4 --traversals 2 --hidden 16 --layers 1 \
+  --csv "$tmp/sweep.csv" --plot "$tmp/sweep.png"
+contains "$tmp/out" "policy calls/s" "sweep prints its table"
+header=$(head -1 "$tmp/sweep.csv")
+want="width,workers,traversals_per_s,policy_calls_per_s,rows_per_forward_mean,rows_per_forward_p95,us_per_row,forward_share"
+if [[ $header == "$want" ]]; then pass; else fail "sweep CSV header: $header"; fi
+if [[ $(cut -d, -f1 "$tmp/sweep.csv" | tr '\n' ' ') == "width recursive 1 4 " ]]; then pass; else fail "sweep CSV rows: $(cut -d, -f1 "$tmp/sweep.csv" | tr '\n' ' ')"; fi
+if [[ $(head -c 4 "$tmp/sweep.png" | od -An -c | tr -d ' ') == "211PNG" ]]; then pass; else fail "sweep plot is not a PNG"; fi
+expect_exit 2 "sweep bad device" -- "$lcfr" sweep --device tpu --widths 1
+contains "$tmp/err" "device = 'tpu'" "sweep names the bad device"
+expect_exit 2 "sweep bad width" -- "$lcfr" sweep --widths 0
+expect_exit 2 "sweep bad precision" -- "$lcfr" sweep --precision fp8 --widths 1
+contains "$tmp/err" "precision = 'fp8'" "sweep names the bad precision"
+if ! "$lcfr" info --json | grep -q '"cuda_devices":[1-9]'; then
+  expect_exit 2 "sweep cuda without a GPU" -- "$lcfr" sweep --device cuda --widths 1
+  contains "$tmp/err" "device 'cuda' requested" "sweep explains the missing GPU"
+fi
 
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]
