@@ -239,6 +239,35 @@ CATCH_TEST_CASE("Devices: cuda where there is none is a clear error", "[inferenc
   CATCH_CHECK_THAT(std::string(bad.Validate().message()), Catch::Contains("intra_op_threads = 0"));
 }
 
+// Runs only where a CUDA device is visible (scripts/gpu_check.sh builds without tests; a CUDA
+// workstation's scripts/test.sh runs it): the CUDA path against the per-network reference.
+CATCH_TEST_CASE("Evaluator: the CUDA path matches the reference", "[inference][cuda]") {
+  if (!torch::cuda::is_available()) {
+    CATCH_WARN("no CUDA device: the CUDA path is compiled but not exercised here");
+    return;
+  }
+  NetworkSet nets = NetworkSet::Create(SmallShape(), 21);
+  auto store = std::make_shared<ModelStore>(nets);
+  for (bool graphs : {false, true}) {
+    InferenceConfig config;
+    config.device = "cuda";
+    config.precision = "fp32";
+    config.cuda_graphs = graphs;
+    auto evaluator = MakeBatchedEvaluator(store, config);
+    CATCH_REQUIRE(evaluator.ok());
+    for (int round = 0; round < 3; ++round) {  // graphs: capture, then replay
+      Batch batch = MakeBatch(nets.shape, 29 + round, {0, 1, 2}, 40 + round);
+      (*evaluator)->Evaluate(batch.requests);
+      for (const PolicyRequest& r : batch.requests) {
+        const std::vector<float> expected = Reference(nets, r);
+        for (size_t a = 0; a < expected.size(); ++a) {
+          CATCH_CHECK(r.output[a] == Approx(expected[a]).margin(1e-4));
+        }
+      }
+    }
+  }
+}
+
 CATCH_TEST_CASE("Publication: evaluators switch to new weights between batches only",
                 "[inference]") {
   NetworkSet trainer = NetworkSet::Create(SmallShape(), 8);
