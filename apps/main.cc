@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
   add(&AddAgentCommand);
   add(&AddInfoCommand);
   add(&AddSweepCommand);
+  add(&AddTrainCommand);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

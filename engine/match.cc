@@ -30,29 +30,36 @@ double MatchResult::score_diff_ci_half_width() const {
   return 1.96 * std::sqrt(std::max(0.0, var) / games);
 }
 
+void MatchResult::Add(const GameOutcome& outcome, int seat_a) {
+  const int diff = outcome.scores[seat_a] - outcome.scores[1 - seat_a];
+  ++games;
+  wins += diff > 0;
+  losses += diff < 0;
+  ties += diff == 0;
+  capped += outcome.end == EndReason::kDecisionCap;
+  score_diff_sum += diff;
+  score_diff_sq_sum += static_cast<double>(diff) * diff;
+  score_a_sum += outcome.scores[seat_a];
+  score_b_sum += outcome.scores[1 - seat_a];
+  decisions_sum += outcome.decisions;
+}
+
+GameOutcome PlayMatchGame(const LostCities& game, Bot& a, Bot& b, int g, uint64_t seed) {
+  const auto pair = static_cast<uint64_t>(g / 2);
+  const State deal = game.DealFromSeed(DeriveSeed({seed, pair}));
+  const int seat_a = SeatOfA(g);
+  Bot* bots[2];
+  bots[seat_a] = &a;
+  bots[1 - seat_a] = &b;
+  Rng rng(DeriveSeed({seed, pair, static_cast<uint64_t>(seat_a), 1}));
+  return PlayGame(game, deal, bots, rng);
+}
+
 MatchResult PlayMatch(const LostCities& game, Bot& a, Bot& b, int games, uint64_t seed,
                       const std::function<void(int)>& progress) {
   MatchResult result;
   for (int g = 0; g < games; ++g) {
-    const auto pair = static_cast<uint64_t>(g / 2);
-    const State deal = game.DealFromSeed(DeriveSeed({seed, pair}));
-    const int seat_a = g % 2;
-    Bot* bots[2];
-    bots[seat_a] = &a;
-    bots[1 - seat_a] = &b;
-    Rng rng(DeriveSeed({seed, pair, static_cast<uint64_t>(seat_a), 1}));
-    const GameOutcome outcome = PlayGame(game, deal, bots, rng);
-    const int diff = outcome.scores[seat_a] - outcome.scores[1 - seat_a];
-    ++result.games;
-    result.wins += diff > 0;
-    result.losses += diff < 0;
-    result.ties += diff == 0;
-    result.capped += outcome.end == EndReason::kDecisionCap;
-    result.score_diff_sum += diff;
-    result.score_diff_sq_sum += static_cast<double>(diff) * diff;
-    result.score_a_sum += outcome.scores[seat_a];
-    result.score_b_sum += outcome.scores[1 - seat_a];
-    result.decisions_sum += outcome.decisions;
+    result.Add(PlayMatchGame(game, a, b, g, seed), SeatOfA(g));
     if (progress) progress(g + 1);
   }
   return result;

@@ -47,7 +47,15 @@ struct MatchResult {
   // Half-width of the 95% normal interval of the mean score difference.
   double score_diff_ci_half_width() const;
   double mean_decisions() const { return games ? decisions_sum / games : 0.0; }
+
+  // Counts one game in which A sat in seat `seat_a`.
+  void Add(const GameOutcome& outcome, int seat_a);
 };
+
+// Game `g` of a PlayMatch: its deal, seats and random stream (for callers that run the games of
+// a match in another order or in parallel and add the outcomes up in game order).
+GameOutcome PlayMatchGame(const LostCities& game, Bot& a, Bot& b, int g, uint64_t seed);
+inline int SeatOfA(int g) { return g % 2; }
 
 // Plays `games` games. Deals come in pairs: games 2k and 2k+1 use the same deal (from
 // DeriveSeed({seed, k})) with the seats swapped, A in seat 0 in even games.

@@ -88,6 +88,14 @@ class BatchedEvaluator : public traversal::Evaluator {
 
   void Evaluate(std::span<const PolicyRequest> requests) override {
     c10::InferenceMode guard;
+    if (!cuda_) {
+      // libtorch's thread count is per calling thread for OpenMP: set it on each worker once.
+      thread_local int configured = -1;
+      if (configured != config_.intra_op_threads) {
+        at::set_num_threads(config_.intra_op_threads);
+        configured = config_.intra_op_threads;
+      }
+    }
     Refresh();
     for (size_t begin = 0; begin < requests.size(); begin += config_.max_batch) {
       const size_t count = std::min<size_t>(config_.max_batch, requests.size() - begin);

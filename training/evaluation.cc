@@ -1,0 +1,78 @@
+#include "training/evaluation.h"
+
+#include <exception>
+#include <thread>
+#include <vector>
+
+#include "engine/check.h"
+#include "engine/stream_cat.h"
+
+namespace lcfr::training {
+
+PolicyBot::PolicyBot(traversal::PolicyClient* policy, int network, const engine::LostCities& game)
+    : policy_(policy),
+      network_(network),
+      features_(game.EncodingSize()),
+      probabilities_(game.num_actions()) {}
+
+int PolicyBot::Act(const engine::LostCities& game, const engine::State& state, engine::Rng& rng) {
+  const uint32_t legal = game.LegalMask(state);
+  game.Encode(state, features_);
+  policy_->Evaluate(network_, features_, legal, probabilities_);
+  const double u = rng.UniformDouble();
+  double cumulative = 0;
+  int last = -1;
+  for (uint32_t m = legal; m; m &= m - 1) {
+    const int a = std::countr_zero(m);
+    if (probabilities_[a] <= 0) continue;
+    last = a;
+    cumulative += probabilities_[a];
+    if (u < cumulative) return a;
+  }
+  LCFR_CHECK_GE(last, 0) << "the policy gave no probability to a legal action";
+  return last;
+}
+
+absl::StatusOr<engine::MatchResult> PlayNetworkMatch(const engine::LostCities& game,
+                                                     const EvaluatorFactory& evaluators,
+                                                     const std::string& opponent, int games,
+                                                     uint64_t seed, int workers, int width) {
+  if (!engine::MakeBot(opponent).ok()) {
+    return absl::InvalidArgumentError(lcfr::StreamCat("unknown opponent '", opponent, "'"));
+  }
+  std::vector<engine::GameOutcome> outcomes(games);
+  std::vector<std::exception_ptr> errors(workers);
+  auto body = [&](int w) {
+    try {
+      const int begin = games * w / workers, end = games * (w + 1) / workers;
+      std::unique_ptr<traversal::Evaluator> evaluator = evaluators(w);
+      traversal::BatcherConfig config;
+      config.width = width;
+      config.stack_bytes = traversal::StackBytesForDepth(64);  // PlayGame is a loop, not a recursion
+      traversal::FiberBatcher batcher(config, evaluator.get());
+      batcher.Run(end - begin, [&](int64_t i, traversal::PolicyClient& policy) {
+        const int g = begin + static_cast<int>(i);
+        PolicyBot network(&policy, traversal::kStrategyNetwork, game);
+        auto bot = engine::MakeBot(opponent);
+        outcomes[g] = engine::PlayMatchGame(game, network, **bot, g, seed);
+      });
+    } catch (...) {
+      errors[w] = std::current_exception();
+    }
+  };
+  if (workers == 1) {
+    body(0);
+  } else {
+    std::vector<std::thread> threads;
+    for (int w = 0; w < workers; ++w) threads.emplace_back(body, w);
+    for (auto& t : threads) t.join();
+  }
+  for (auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  engine::MatchResult result;
+  for (int g = 0; g < games; ++g) result.Add(outcomes[g], engine::SeatOfA(g));
+  return result;
+}
+
+}  // namespace lcfr::training
