@@ -1,0 +1,123 @@
+// The trainer end to end: Deep CFR on Kuhn reaches low exact exploitability; a Lost Cities
+// smoke run writes every artefact; a resumed run equals an uninterrupted one.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "nlohmann/json.hpp"
+#include "training/config.h"
+#include "training/trainer.h"
+
+namespace lcfr::training {
+namespace {
+
+std::string Source(const std::string& name) { return std::string(LCFR_SOURCE_DIR) + "/" + name; }
+
+std::string TempDir() {
+  char name[] = "/tmp/lcfr_trainer_test_XXXXXX";
+  return ::mkdtemp(name);
+}
+
+std::vector<nlohmann::json> Metrics(const std::string& run_dir) {
+  std::ifstream in(run_dir + "/metrics.jsonl");
+  std::vector<nlohmann::json> lines;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) lines.push_back(nlohmann::json::parse(line));
+  }
+  return lines;
+}
+
+bool Exists(const std::string& path) { return std::ifstream(path).good(); }
+
+TEST_CASE("Trainer: Deep CFR on Kuhn reaches exploitability < 0.05", "[trainer]") {
+  auto config = LoadConfigFile(Source("configs/kuhn.yaml"));
+  REQUIRE(config.ok());
+  TrainOptions options;
+  options.config = *config;
+  options.run_dir = TempDir();
+  options.progress = false;
+  REQUIRE(Train(options).ok());
+  const auto metrics = Metrics(options.run_dir);
+  REQUIRE(metrics.size() == static_cast<size_t>(config->run.iterations));
+  REQUIRE(metrics.back().contains("exploitability"));
+  const double exploitability = metrics.back()["exploitability"];
+  WARN("Kuhn Deep CFR (configs/kuhn.yaml): exploitability " << exploitability);
+  CHECK(exploitability < 0.05);
+  CHECK(std::system(("rm -rf " + options.run_dir).c_str()) == 0);
+}
+
+TEST_CASE("Trainer: a Lost Cities smoke run writes every artefact", "[trainer]") {
+  auto config = LoadConfigFile(Source("configs/smoke.yaml"));
+  REQUIRE(config.ok());
+  TrainOptions options;
+  options.config = *config;
+  options.run_dir = TempDir();
+  options.progress = false;
+  REQUIRE(Train(options).ok());
+  const auto metrics = Metrics(options.run_dir);
+  REQUIRE(metrics.size() == 4);
+  for (const auto& line : metrics) {
+    for (const char* key : {"iteration", "time", "traversals_per_s", "policy_calls_per_s",
+                            "rows_per_forward", "advantage_loss", "memory", "samples"}) {
+      CHECK(line.contains(key));
+    }
+  }
+  CHECK(metrics[1].contains("eval"));
+  CHECK(metrics[1]["eval"]["random"]["games"] == 20);
+  CHECK(metrics[1].contains("strategy_loss"));
+  CHECK(Exists(options.run_dir + "/config.yaml"));
+  CHECK(Exists(options.run_dir + "/summary.json"));
+  CHECK(Exists(options.run_dir + "/checkpoints/iter_000004/networks.pt"));
+  CHECK(!Exists(options.run_dir + "/checkpoints/iter_000002/networks.pt"));  // keep_every 0
+  std::ifstream latest(options.run_dir + "/checkpoints/LATEST");
+  std::string name;
+  latest >> name;
+  CHECK(name == "iter_000004");
+  // A second run into the same directory is refused.
+  const absl::Status again = Train(options);
+  CHECK_THAT(std::string(again.message()), Catch::Contains("already holds a run"));
+  CHECK(std::system(("rm -rf " + options.run_dir).c_str()) == 0);
+}
+
+TEST_CASE("Trainer: a resumed run continues exactly where it stopped", "[trainer]") {
+  auto config = LoadConfigFile(Source("configs/smoke.yaml"));
+  REQUIRE(config.ok());
+  TrainOptions straight;
+  straight.config = *config;
+  straight.run_dir = TempDir();
+  straight.progress = false;
+  REQUIRE(Train(straight).ok());
+
+  TrainOptions interrupted = straight;
+  interrupted.run_dir = TempDir();
+  interrupted.stop_after = 3;  // stops after iteration 3; the checkpoint is from iteration 2
+  REQUIRE(Train(interrupted).ok());
+  CHECK(Metrics(interrupted.run_dir).size() == 3);
+  TrainOptions resumed = interrupted;
+  resumed.stop_after = 0;
+  resumed.resume = true;
+  REQUIRE(Train(resumed).ok());
+
+  const auto a = Metrics(straight.run_dir);
+  const auto b = Metrics(interrupted.run_dir);
+  REQUIRE(a.size() == b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    INFO("iteration " << i + 1);
+    CHECK(a[i]["advantage_loss"] == b[i]["advantage_loss"]);
+    CHECK(a[i]["samples"] == b[i]["samples"]);
+    CHECK(a[i]["memory"] == b[i]["memory"]);
+    if (a[i].contains("eval")) CHECK(a[i]["eval"] == b[i]["eval"]);
+  }
+  for (const auto& dir : {straight.run_dir, interrupted.run_dir}) {
+    CHECK(std::system(("rm -rf " + dir).c_str()) == 0);
+  }
+}
+
+}  // namespace
+}  // namespace lcfr::training
