@@ -8,21 +8,57 @@
 #include "engine/strings.h"
 #include "fmt/core.h"
 #include "fmt/ranges.h"
+#include "inference/batched_evaluator.h"
 #include "nlohmann/json.hpp"
+#include "training/checkpoint.h"
+#include "training/evaluation.h"
 
 namespace lcfr::apps {
 namespace {
 
 struct AgentOptions {
   std::string bot = "heuristic-balanced";
+  std::string checkpoint;
   uint64_t seed = 1;
 };
 
 int RunAgent(const AgentOptions& opts) {
-  auto bot = engine::MakeBot(opts.bot);
-  if (!bot.ok()) {
-    PrintError("agent", std::string(bot.status().message()));
-    return kExitBadInput;
+  // The player: a bot, or a checkpoint's strategy network (one forward per decision).
+  std::unique_ptr<engine::Bot> player;
+  std::unique_ptr<traversal::Evaluator> evaluator;
+  traversal::WorkerStats stats;
+  traversal::PolicyClient client;
+  engine::Rules checkpoint_rules;
+  if (!opts.checkpoint.empty()) {
+    auto policy = training::LoadCheckpointPolicy(opts.checkpoint);
+    if (!policy.ok()) {
+      PrintError("agent", std::string(policy.status().message()));
+      return kExitBadInput;
+    }
+    if (policy->config.run.game != "lost-cities") {
+      PrintError("agent", StrCat(opts.checkpoint, ": a ", policy->config.run.game,
+                                 " checkpoint; the agent plays Lost Cities"));
+      return kExitBadInput;
+    }
+    inference::InferenceConfig inference;
+    inference.precision = "fp32";
+    auto made = inference::MakeBatchedEvaluator(policy->store, inference);
+    if (!made.ok()) {
+      PrintError("agent", std::string(made.status().message()));
+      return kExitFailure;
+    }
+    evaluator = std::move(*made);
+    client = traversal::PolicyClient::Direct(evaluator.get(), &stats);
+    checkpoint_rules = policy->config.rules;
+    player = std::make_unique<training::PolicyBot>(&client, traversal::kStrategyNetwork,
+                                                   engine::LostCities(checkpoint_rules));
+  } else {
+    auto bot = engine::MakeBot(opts.bot);
+    if (!bot.ok()) {
+      PrintError("agent", std::string(bot.status().message()));
+      return kExitBadInput;
+    }
+    player = std::move(*bot);
   }
   engine::Rng rng(opts.seed);
   std::string line;
@@ -39,8 +75,17 @@ int RunAgent(const AgentOptions& opts) {
       PrintError("agent", message);
       continue;
     }
+    if (!opts.checkpoint.empty() && !(obs->rules == checkpoint_rules)) {
+      ++errors;
+      const std::string message =
+          StrCat("line ", line_no, ": the rules differ from the checkpoint's (",
+                 engine::ToString(checkpoint_rules), ")");
+      std::cout << nlohmann::json{{"error", message}}.dump() << std::endl;
+      PrintError("agent", message);
+      continue;
+    }
     const engine::LostCities game(obs->rules);
-    const int action = (*bot)->Act(game, obs->state, rng);
+    const int action = player->Act(game, obs->state, rng);
     std::cout << engine::ActionToProtocol(game, obs->state, action) << std::endl;
   }
   return errors == 0 ? kExitOk : kExitBadInput;
@@ -59,6 +104,9 @@ CommandFn AddAgentCommand(CLI::App& app) {
   cmd->add_option("--bot", opts->bot,
                   fmt::format("the player: {}", fmt::join(engine::BotNames(), ", ")))
       ->capture_default_str();
+  cmd->add_option(
+      "--checkpoint", opts->checkpoint,
+      "serve a trained strategy network instead of a bot (a checkpoint or run directory)");
   cmd->add_option("--seed", opts->seed, "seed of the player's randomness")->capture_default_str();
   return [opts] { return RunAgent(*opts); };
 }

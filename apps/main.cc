@@ -60,6 +60,8 @@ int main(int argc, char** argv) {
   add(&AddInfoCommand);
   add(&AddSweepCommand);
   add(&AddTrainCommand);
+  add(&AddEvalCommand);
+  add(&AddPlotCommand);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -100,10 +100,10 @@ CommandFn AddTrainCommand(CLI::App& app) {
       "stderr.");
   sub->add_option("--config", opts->config, "YAML configuration (configs/*.yaml)");
   sub->add_option("--set", opts->sets, "override one key: section.key=value (repeatable)");
-  sub->add_option("--run-dir", opts->run_dir,
-                  "run directory (default: runs/<game>-<date>-<time>)");
-  sub->add_option("--resume", opts->resume, "continue the run in this directory from its latest "
-                                            "checkpoint");
+  sub->add_option("--run-dir", opts->run_dir, "run directory (default: runs/<game>-<date>-<time>)");
+  sub->add_option("--resume", opts->resume,
+                  "continue the run in this directory from its latest "
+                  "checkpoint");
   sub->add_flag("--quiet", opts->quiet, "no progress output");
   return [opts] { return RunTrain(*opts); };
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The main job (README's first command). Installs what is missing, builds, and runs `lcfr`.
 #
-#   scripts/run.sh              the default job: the engine's demo matches (until the trainer
-#                               lands, this is a bot tournament on the classic rules)
+#   scripts/run.sh              the default job: a Deep CFR training run on the embedded
+#                               default configuration (configs/default.yaml: Lost Cities, CPU,
+#                               a few minutes on 2 cores) into runs/, then its plots and an
+#                               evaluation of the final checkpoint against the cautious heuristic
 #   scripts/run.sh ARGS...      runs `lcfr ARGS...` (e.g. scripts/run.sh match random heuristic)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -15,10 +17,13 @@ if (($#)); then
   exec "$lcfr" "$@"
 fi
 
+cd "$LCFR_ROOT"
 "$lcfr" info
-for pair in "heuristic-balanced random" "heuristic-balanced discard-only" \
-            "heuristic-cautious discard-only" "heuristic-aggressive heuristic-cautious"; do
-  echo
-  # shellcheck disable=SC2086
-  "$lcfr" match $pair --games 2000 --seed 1
+run_dir=$("$lcfr" train)
+log "plots:"
+"$lcfr" plot "$run_dir"
+log "final checkpoint against the bots:"
+for opponent in random discard-only heuristic-cautious; do
+  "$lcfr" eval --checkpoint "$run_dir" --opponent "$opponent" --games 1000
 done
+log "run directory: $run_dir (metrics.jsonl, config.yaml, checkpoints/, plots/)"

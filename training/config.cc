@@ -31,142 +31,367 @@ std::vector<ConfigField> BuildFields() {
   std::vector<ConfigField> f;
   auto add = [&](ConfigField field) { f.push_back(std::move(field)); };
   // run
-  add({"run", "game", Kind::kString, Member(&TrainConfig::run, &RunSection::game), 0, 0,
-       {"lost-cities", "kuhn", "leduc"}, "the game: lost-cities | kuhn | leduc"});
-  add({"run", "seed", Kind::kInt64, Member(&TrainConfig::run, &RunSection::seed), 0, 9e15, {},
+  add({"run",
+       "game",
+       Kind::kString,
+       Member(&TrainConfig::run, &RunSection::game),
+       0,
+       0,
+       {"lost-cities", "kuhn", "leduc"},
+       "the game: lost-cities | kuhn | leduc"});
+  add({"run",
+       "seed",
+       Kind::kInt64,
+       Member(&TrainConfig::run, &RunSection::seed),
+       0,
+       9e15,
+       {},
        "run seed: networks, traversals, memories and evaluations derive their streams from it"});
-  add({"run", "iterations", Kind::kInt, Member(&TrainConfig::run, &RunSection::iterations), 1,
-       1e7, {}, "Deep CFR iterations"});
-  add({"run", "checkpoint_every", Kind::kInt,
-       Member(&TrainConfig::run, &RunSection::checkpoint_every), 1, 1e7, {},
+  add({"run",
+       "iterations",
+       Kind::kInt,
+       Member(&TrainConfig::run, &RunSection::iterations),
+       1,
+       1e7,
+       {},
+       "Deep CFR iterations"});
+  add({"run",
+       "checkpoint_every",
+       Kind::kInt,
+       Member(&TrainConfig::run, &RunSection::checkpoint_every),
+       1,
+       1e7,
+       {},
        "write a checkpoint every N iterations (and after the last)"});
-  add({"run", "keep_every", Kind::kInt, Member(&TrainConfig::run, &RunSection::keep_every), 0,
-       1e7, {}, "keep the checkpoint of every Nth iteration; others are replaced (0: latest only)"});
+  add({"run",
+       "keep_every",
+       Kind::kInt,
+       Member(&TrainConfig::run, &RunSection::keep_every),
+       0,
+       1e7,
+       {},
+       "keep the checkpoint of every Nth iteration; others are replaced (0: latest only)"});
   // rules: the engine's field table
   for (const engine::RulesField& rf : engine::RulesFields()) {
     auto member = rf.member;
-    add({"rules", rf.name, Kind::kInt,
+    add({"rules",
+         rf.name,
+         Kind::kInt,
          [member](TrainConfig& c) -> void* { return &(c.rules.*member); },
-         static_cast<double>(rf.min), static_cast<double>(rf.max), {},
+         static_cast<double>(rf.min),
+         static_cast<double>(rf.max),
+         {},
          lcfr::StrCat("Lost Cities: ", rf.help)});
   }
   // traversal
-  add({"traversal", "workers", Kind::kInt, Member(&TrainConfig::traversal, &TraversalSection::workers),
-       1, 1024, {}, "traversal threads, each with its own evaluator and fibers"});
-  add({"traversal", "worker_chunk_size", Kind::kInt,
-       Member(&TrainConfig::traversal, &TraversalSection::worker_chunk_size), 1, 65536, {},
+  add({"traversal",
+       "workers",
+       Kind::kInt,
+       Member(&TrainConfig::traversal, &TraversalSection::workers),
+       1,
+       1024,
+       {},
+       "traversal threads, each with its own evaluator and fibers"});
+  add({"traversal",
+       "worker_chunk_size",
+       Kind::kInt,
+       Member(&TrainConfig::traversal, &TraversalSection::worker_chunk_size),
+       1,
+       65536,
+       {},
        "traversals in flight per worker (fibers); the realized batch size (lcfr sweep)"});
-  add({"traversal", "max_batch", Kind::kInt,
-       Member(&TrainConfig::traversal, &TraversalSection::max_batch), 0, 1 << 20, {},
+  add({"traversal",
+       "max_batch",
+       Kind::kInt,
+       Member(&TrainConfig::traversal, &TraversalSection::max_batch),
+       0,
+       1 << 20,
+       {},
        "flush at this many waiting requests (0: worker_chunk_size)"});
-  add({"traversal", "traversals", Kind::kInt,
-       Member(&TrainConfig::traversal, &TraversalSection::traversals), 1, 1e9, {},
+  add({"traversal",
+       "traversals",
+       Kind::kInt,
+       Member(&TrainConfig::traversal, &TraversalSection::traversals),
+       1,
+       1e9,
+       {},
        "traversals per player per iteration"});
-  add({"traversal", "scheme", Kind::kString,
-       Member(&TrainConfig::traversal, &TraversalSection::scheme), 0, 0,
-       {"external", "outcome", "hybrid"}, "sampling scheme (traversal/cfr.h)"});
-  add({"traversal", "epsilon", Kind::kDouble,
-       Member(&TrainConfig::traversal, &TraversalSection::epsilon), 1e-9, 1, {},
+  add({"traversal",
+       "scheme",
+       Kind::kString,
+       Member(&TrainConfig::traversal, &TraversalSection::scheme),
+       0,
+       0,
+       {"external", "outcome", "hybrid"},
+       "sampling scheme (traversal/cfr.h)"});
+  add({"traversal",
+       "epsilon",
+       Kind::kDouble,
+       Member(&TrainConfig::traversal, &TraversalSection::epsilon),
+       1e-9,
+       1,
+       {},
        "outcome sampling: exploration at traverser decisions, in (0, 1]"});
-  add({"traversal", "hybrid_depth", Kind::kInt,
-       Member(&TrainConfig::traversal, &TraversalSection::hybrid_depth), 0, 64, {},
+  add({"traversal",
+       "hybrid_depth",
+       Kind::kInt,
+       Member(&TrainConfig::traversal, &TraversalSection::hybrid_depth),
+       0,
+       64,
+       {},
        "hybrid: traverser decisions expanded before on-policy sampling"});
-  add({"traversal", "hybrid_actions", Kind::kInt,
-       Member(&TrainConfig::traversal, &TraversalSection::hybrid_actions), 0, 32, {},
+  add({"traversal",
+       "hybrid_actions",
+       Kind::kInt,
+       Member(&TrainConfig::traversal, &TraversalSection::hybrid_actions),
+       0,
+       32,
+       {},
        "hybrid: actions expanded per node in that region (0: all legal)"});
-  add({"traversal", "hybrid_epsilon", Kind::kDouble,
-       Member(&TrainConfig::traversal, &TraversalSection::hybrid_epsilon), 0, 1, {},
+  add({"traversal",
+       "hybrid_epsilon",
+       Kind::kDouble,
+       Member(&TrainConfig::traversal, &TraversalSection::hybrid_epsilon),
+       0,
+       1,
+       {},
        "hybrid: exploration in the sampled tail"});
-  add({"traversal", "start_depth_max", Kind::kInt,
-       Member(&TrainConfig::traversal, &TraversalSection::start_depth_max), 0, 1e6, {},
+  add({"traversal",
+       "start_depth_max",
+       Kind::kInt,
+       Member(&TrainConfig::traversal, &TraversalSection::start_depth_max),
+       0,
+       1e6,
+       {},
        "random starts: a prefix of uniform-in-[0, N] decisions, so samples cover whole games"});
-  add({"traversal", "strategy_sample_rate", Kind::kDouble,
-       Member(&TrainConfig::traversal, &TraversalSection::strategy_sample_rate), 1e-9, 1, {},
+  add({"traversal",
+       "strategy_sample_rate",
+       Kind::kDouble,
+       Member(&TrainConfig::traversal, &TraversalSection::strategy_sample_rate),
+       1e-9,
+       1,
+       {},
        "probability that an opponent decision yields a strategy sample (weight 1/rate)"});
-  add({"traversal", "payoff_scale", Kind::kDouble,
-       Member(&TrainConfig::traversal, &TraversalSection::payoff_scale), 0, kBig, {},
+  add({"traversal",
+       "payoff_scale",
+       Kind::kDouble,
+       Member(&TrainConfig::traversal, &TraversalSection::payoff_scale),
+       0,
+       kBig,
+       {},
        "payoffs are divided by this (0: the game's default; Lost Cities 100 points)"});
   // network
-  add({"network", "hidden_width", Kind::kInt,
-       Member(&TrainConfig::network, &NetworkSection::hidden_width), 1, 65536, {},
+  add({"network",
+       "hidden_width",
+       Kind::kInt,
+       Member(&TrainConfig::network, &NetworkSection::hidden_width),
+       1,
+       65536,
+       {},
        "units per hidden layer"});
-  add({"network", "hidden_layers", Kind::kInt,
-       Member(&TrainConfig::network, &NetworkSection::hidden_layers), 0, 64, {}, "hidden layers"});
-  add({"network", "activation", Kind::kString,
-       Member(&TrainConfig::network, &NetworkSection::activation), 0, 0, {"relu", "tanh", "silu"},
+  add({"network",
+       "hidden_layers",
+       Kind::kInt,
+       Member(&TrainConfig::network, &NetworkSection::hidden_layers),
+       0,
+       64,
+       {},
+       "hidden layers"});
+  add({"network",
+       "activation",
+       Kind::kString,
+       Member(&TrainConfig::network, &NetworkSection::activation),
+       0,
+       0,
+       {"relu", "tanh", "silu"},
        "activation of the hidden layers"});
   // inference
-  add({"inference", "device", Kind::kString,
-       Member(&TrainConfig::inference, &InferenceSection::device), 0, 0, {"cpu", "cuda", "auto"},
+  add({"inference",
+       "device",
+       Kind::kString,
+       Member(&TrainConfig::inference, &InferenceSection::device),
+       0,
+       0,
+       {"cpu", "cuda", "auto"},
        "where traversal forwards run"});
-  add({"inference", "precision", Kind::kString,
-       Member(&TrainConfig::inference, &InferenceSection::precision), 0, 0,
-       {"fp32", "bf16", "auto"}, "forward arithmetic (auto: bf16 for big batches on AVX512-BF16)"});
-  add({"inference", "intra_op_threads", Kind::kInt,
-       Member(&TrainConfig::inference, &InferenceSection::intra_op_threads), 1, 1024, {},
+  add({"inference",
+       "precision",
+       Kind::kString,
+       Member(&TrainConfig::inference, &InferenceSection::precision),
+       0,
+       0,
+       {"fp32", "bf16", "auto"},
+       "forward arithmetic (auto: bf16 for big batches on AVX512-BF16)"});
+  add({"inference",
+       "intra_op_threads",
+       Kind::kInt,
+       Member(&TrainConfig::inference, &InferenceSection::intra_op_threads),
+       1,
+       1024,
+       {},
        "libtorch CPU threads per forward"});
-  add({"inference", "cuda_graphs", Kind::kBool,
-       Member(&TrainConfig::inference, &InferenceSection::cuda_graphs), 0, 0, {},
+  add({"inference",
+       "cuda_graphs",
+       Kind::kBool,
+       Member(&TrainConfig::inference, &InferenceSection::cuda_graphs),
+       0,
+       0,
+       {},
        "CUDA: replay captured graphs per batch-size bucket"});
-  add({"inference", "max_batch", Kind::kInt,
-       Member(&TrainConfig::inference, &InferenceSection::max_batch), 1, 1 << 20, {},
+  add({"inference",
+       "max_batch",
+       Kind::kInt,
+       Member(&TrainConfig::inference, &InferenceSection::max_batch),
+       1,
+       1 << 20,
+       {},
        "rows per forward; larger batches are served in chunks"});
   // memory
-  add({"memory", "advantage_capacity", Kind::kInt,
-       Member(&TrainConfig::memory, &MemorySection::advantage_capacity), 1, 1e9, {},
+  add({"memory",
+       "advantage_capacity",
+       Kind::kInt,
+       Member(&TrainConfig::memory, &MemorySection::advantage_capacity),
+       1,
+       1e9,
+       {},
        "reservoir capacity of each player's advantage memory (samples)"});
-  add({"memory", "strategy_capacity", Kind::kInt,
-       Member(&TrainConfig::memory, &MemorySection::strategy_capacity), 1, 1e9, {},
+  add({"memory",
+       "strategy_capacity",
+       Kind::kInt,
+       Member(&TrainConfig::memory, &MemorySection::strategy_capacity),
+       1,
+       1e9,
+       {},
        "reservoir capacity of the strategy memory (samples)"});
   // training
-  add({"training", "device", Kind::kString,
-       Member(&TrainConfig::training, &TrainingSection::device), 0, 0, {"cpu", "cuda", "auto"},
+  add({"training",
+       "device",
+       Kind::kString,
+       Member(&TrainConfig::training, &TrainingSection::device),
+       0,
+       0,
+       {"cpu", "cuda", "auto"},
        "where networks train"});
-  add({"training", "threads", Kind::kInt,
-       Member(&TrainConfig::training, &TrainingSection::threads), 1, 1024, {},
+  add({"training",
+       "threads",
+       Kind::kInt,
+       Member(&TrainConfig::training, &TrainingSection::threads),
+       1,
+       1024,
+       {},
        "libtorch threads for training on the CPU"});
-  add({"training", "batch_size", Kind::kInt,
-       Member(&TrainConfig::training, &TrainingSection::batch_size), 1, 1 << 20, {},
+  add({"training",
+       "batch_size",
+       Kind::kInt,
+       Member(&TrainConfig::training, &TrainingSection::batch_size),
+       1,
+       1 << 20,
+       {},
        "samples per SGD step"});
-  add({"training", "advantage_steps", Kind::kInt,
-       Member(&TrainConfig::training, &TrainingSection::advantage_steps), 1, 1e9, {},
+  add({"training",
+       "advantage_steps",
+       Kind::kInt,
+       Member(&TrainConfig::training, &TrainingSection::advantage_steps),
+       1,
+       1e9,
+       {},
        "SGD steps per advantage network per iteration"});
-  add({"training", "strategy_steps", Kind::kInt,
-       Member(&TrainConfig::training, &TrainingSection::strategy_steps), 1, 1e9, {},
+  add({"training",
+       "strategy_steps",
+       Kind::kInt,
+       Member(&TrainConfig::training, &TrainingSection::strategy_steps),
+       1,
+       1e9,
+       {},
        "SGD steps per strategy network training"});
-  add({"training", "strategy_every", Kind::kInt,
-       Member(&TrainConfig::training, &TrainingSection::strategy_every), 1, 1e7, {},
+  add({"training",
+       "strategy_every",
+       Kind::kInt,
+       Member(&TrainConfig::training, &TrainingSection::strategy_every),
+       1,
+       1e7,
+       {},
        "train the strategy network every N iterations (and after the last)"});
-  add({"training", "learning_rate", Kind::kDouble,
-       Member(&TrainConfig::training, &TrainingSection::learning_rate), 1e-9, 10, {},
+  add({"training",
+       "learning_rate",
+       Kind::kDouble,
+       Member(&TrainConfig::training, &TrainingSection::learning_rate),
+       1e-9,
+       10,
+       {},
        "Adam learning rate"});
-  add({"training", "warm_start", Kind::kBool,
-       Member(&TrainConfig::training, &TrainingSection::warm_start), 0, 0, {},
+  add({"training",
+       "warm_start",
+       Kind::kBool,
+       Member(&TrainConfig::training, &TrainingSection::warm_start),
+       0,
+       0,
+       {},
        "keep advantage networks between iterations instead of retraining from scratch"});
-  add({"training", "strategy_loss", Kind::kString,
-       Member(&TrainConfig::training, &TrainingSection::strategy_loss), 0, 0,
-       {"mse", "cross_entropy"}, "strategy network loss: mse on probabilities | cross_entropy"});
-  add({"training", "linear_weighting", Kind::kBool,
-       Member(&TrainConfig::training, &TrainingSection::linear_weighting), 0, 0, {},
+  add({"training",
+       "strategy_loss",
+       Kind::kString,
+       Member(&TrainConfig::training, &TrainingSection::strategy_loss),
+       0,
+       0,
+       {"mse", "cross_entropy"},
+       "strategy network loss: mse on probabilities | cross_entropy"});
+  add({"training",
+       "linear_weighting",
+       Kind::kBool,
+       Member(&TrainConfig::training, &TrainingSection::linear_weighting),
+       0,
+       0,
+       {},
        "weight samples by their iteration (linear CFR)"});
-  add({"training", "max_sample_weight", Kind::kDouble,
-       Member(&TrainConfig::training, &TrainingSection::max_sample_weight), 0, kBig, {},
+  add({"training",
+       "max_sample_weight",
+       Kind::kDouble,
+       Member(&TrainConfig::training, &TrainingSection::max_sample_weight),
+       0,
+       kBig,
+       {},
        "clip sample importance weights to this (0: no clipping)"});
-  add({"training", "grad_clip", Kind::kDouble,
-       Member(&TrainConfig::training, &TrainingSection::grad_clip), 0, kBig, {},
+  add({"training",
+       "grad_clip",
+       Kind::kDouble,
+       Member(&TrainConfig::training, &TrainingSection::grad_clip),
+       0,
+       kBig,
+       {},
        "gradient norm clip (0: none)"});
   // evaluation
-  add({"evaluation", "every", Kind::kInt,
-       Member(&TrainConfig::evaluation, &EvaluationSection::every), 1, 1e7, {},
+  add({"evaluation",
+       "every",
+       Kind::kInt,
+       Member(&TrainConfig::evaluation, &EvaluationSection::every),
+       1,
+       1e7,
+       {},
        "evaluate every N iterations (and after the last), with the strategy network"});
-  add({"evaluation", "games", Kind::kInt,
-       Member(&TrainConfig::evaluation, &EvaluationSection::games), 2, 1e8, {},
+  add({"evaluation",
+       "games",
+       Kind::kInt,
+       Member(&TrainConfig::evaluation, &EvaluationSection::games),
+       2,
+       1e8,
+       {},
        "Lost Cities: games per opponent (seat-alternating pairs)"});
-  add({"evaluation", "opponents", Kind::kStringList,
-       Member(&TrainConfig::evaluation, &EvaluationSection::opponents), 0, 0, {},
+  add({"evaluation",
+       "opponents",
+       Kind::kStringList,
+       Member(&TrainConfig::evaluation, &EvaluationSection::opponents),
+       0,
+       0,
+       {},
        "Lost Cities: bots to play (lcfr match --help lists them)"});
-  add({"evaluation", "workers", Kind::kInt,
-       Member(&TrainConfig::evaluation, &EvaluationSection::workers), 1, 1024, {},
+  add({"evaluation",
+       "workers",
+       Kind::kInt,
+       Member(&TrainConfig::evaluation, &EvaluationSection::workers),
+       1,
+       1024,
+       {},
        "evaluation threads"});
   return f;
 }
@@ -203,8 +428,8 @@ absl::Status SetField(TrainConfig& config, const ConfigField& field, const YAML:
           number = static_cast<double>(integer);
         }
         if (!(number >= field.min && number <= field.max)) {
-          return bad(lcfr::StrCat(value.Scalar(), " is out of range [", field.min, ", ",
-                                  field.max, "]"));
+          return bad(
+              lcfr::StrCat(value.Scalar(), " is out of range [", field.min, ", ", field.max, "]"));
         }
         if (field.kind == Kind::kInt) *static_cast<int*>(target) = static_cast<int>(number);
         if (field.kind == Kind::kInt64) *static_cast<int64_t*>(target) = value.as<long long>();
@@ -310,9 +535,9 @@ absl::StatusOr<TrainConfig> ParseConfig(const std::string& yaml, const std::stri
       const std::string key = item.first.as<std::string>();
       const ConfigField* field = FindField(section, key);
       if (field == nullptr) {
-        return absl::InvalidArgumentError(
-            lcfr::StrCat(Where(source, item.first), ": unknown key '", section, ".", key,
-                         "' (keys of ", section, ": ", Join(KeysOf(section)), ")"));
+        return absl::InvalidArgumentError(lcfr::StrCat(Where(source, item.first), ": unknown key '",
+                                                       section, ".", key, "' (keys of ", section,
+                                                       ": ", Join(KeysOf(section)), ")"));
       }
       if (absl::Status s = SetField(config, *field, item.second, Where(source, item.second));
           !s.ok()) {
@@ -342,8 +567,7 @@ absl::Status ApplyOverride(TrainConfig& config, const std::string& assignment) {
   const std::string key = assignment.substr(dot + 1, eq - dot - 1);
   const ConfigField* field = FindField(section, key);
   if (field == nullptr) {
-    return absl::InvalidArgumentError(
-        lcfr::StrCat("--set: unknown key '", section, ".", key, "'"));
+    return absl::InvalidArgumentError(lcfr::StrCat("--set: unknown key '", section, ".", key, "'"));
   }
   YAML::Node value;
   try {
@@ -366,8 +590,8 @@ absl::Status Validate(const TrainConfig& c) {
   }
   for (const std::string& name : c.evaluation.opponents) {
     if (!engine::MakeBot(name).ok()) {
-      return error(lcfr::StrCat("evaluation.opponents: unknown bot '", name, "' (known: ",
-                                Join(engine::BotNames()), ")"));
+      return error(lcfr::StrCat("evaluation.opponents: unknown bot '", name,
+                                "' (known: ", Join(engine::BotNames()), ")"));
     }
   }
   for (const char* which : {"inference", "training"}) {

@@ -22,20 +22,20 @@ struct RunSection {
   int64_t seed = 1;                  // every stream of the run derives from it
   int iterations = 30;               // Deep CFR iterations
   int checkpoint_every = 5;          // write a checkpoint every N iterations (and at the end)
-  int keep_every = 10;               // keep the checkpoints of every Nth iteration (0: only the latest)
+  int keep_every = 10;  // keep the checkpoints of every Nth iteration (0: only the latest)
 };
 
 struct TraversalSection {
-  int workers = 2;                // traversal threads, each with its own evaluator
-  int worker_chunk_size = 64;     // traversals in flight per worker (fibers)
-  int max_batch = 0;              // flush at this many waiting requests; 0 = worker_chunk_size
-  int traversals = 256;           // traversals per player per iteration
-  std::string scheme = "hybrid";  // external | outcome | hybrid
-  double epsilon = 0.6;           // outcome sampling exploration
-  int hybrid_depth = 1;           // hybrid: traverser decisions expanded
-  int hybrid_actions = 0;         // hybrid: actions expanded per node (0 = all)
-  double hybrid_epsilon = 0.0;    // hybrid: exploration in the sampled tail
-  int start_depth_max = 120;      // random starts: prefix length uniform in [0, this]
+  int workers = 2;                    // traversal threads, each with its own evaluator
+  int worker_chunk_size = 64;         // traversals in flight per worker (fibers)
+  int max_batch = 0;                  // flush at this many waiting requests; 0 = worker_chunk_size
+  int traversals = 256;               // traversals per player per iteration
+  std::string scheme = "hybrid";      // external | outcome | hybrid
+  double epsilon = 0.6;               // outcome sampling exploration
+  int hybrid_depth = 1;               // hybrid: traverser decisions expanded
+  int hybrid_actions = 0;             // hybrid: actions expanded per node (0 = all)
+  double hybrid_epsilon = 0.0;        // hybrid: exploration in the sampled tail
+  int start_depth_max = 120;          // random starts: prefix length uniform in [0, this]
   double strategy_sample_rate = 0.1;  // fraction of opponent decisions that yield a strategy sample
   double payoff_scale = 0.0;          // 0 = the game's default (Lost Cities: 100 points)
 };
@@ -60,15 +60,17 @@ struct MemorySection {
 };
 
 struct TrainingSection {
-  std::string device = "cpu";     // cpu | cuda | auto
-  int threads = 2;                // libtorch threads for training on the CPU
+  std::string device = "cpu";  // cpu | cuda | auto
+  int threads = 2;             // libtorch threads for training on the CPU
   int batch_size = 512;
-  int advantage_steps = 200;      // SGD steps per advantage network per iteration
-  int strategy_steps = 600;       // SGD steps per strategy network training
-  int strategy_every = 10;        // train the strategy network every N iterations (and at the end)
-  double learning_rate = 0.001;   // Adam
-  bool warm_start = false;        // keep advantage networks between iterations (default: retrain from scratch)
-  std::string strategy_loss = "mse";  // mse (on probabilities, as the Deep CFR paper) | cross_entropy
+  int advantage_steps = 200;     // SGD steps per advantage network per iteration
+  int strategy_steps = 600;      // SGD steps per strategy network training
+  int strategy_every = 10;       // train the strategy network every N iterations (and at the end)
+  double learning_rate = 0.001;  // Adam
+  bool warm_start =
+      false;  // keep advantage networks between iterations (default: retrain from scratch)
+  std::string strategy_loss =
+      "mse";                      // mse (on probabilities, as the Deep CFR paper) | cross_entropy
   bool linear_weighting = true;   // weight samples by their iteration (linear CFR)
   double max_sample_weight = 10;  // clip importance weights of samples to this (0: no clipping)
   double grad_clip = 1.0;         // gradient norm clip (0: none)

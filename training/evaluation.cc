@@ -36,7 +36,8 @@ int PolicyBot::Act(const engine::LostCities& game, const engine::State& state, e
 absl::StatusOr<engine::MatchResult> PlayNetworkMatch(const engine::LostCities& game,
                                                      const EvaluatorFactory& evaluators,
                                                      const std::string& opponent, int games,
-                                                     uint64_t seed, int workers, int width) {
+                                                     uint64_t seed, int workers, int width,
+                                                     int network_id) {
   if (!engine::MakeBot(opponent).ok()) {
     return absl::InvalidArgumentError(lcfr::StreamCat("unknown opponent '", opponent, "'"));
   }
@@ -48,11 +49,12 @@ absl::StatusOr<engine::MatchResult> PlayNetworkMatch(const engine::LostCities& g
       std::unique_ptr<traversal::Evaluator> evaluator = evaluators(w);
       traversal::BatcherConfig config;
       config.width = width;
-      config.stack_bytes = traversal::StackBytesForDepth(64);  // PlayGame is a loop, not a recursion
+      config.stack_bytes =
+          traversal::StackBytesForDepth(64);  // PlayGame is a loop, not a recursion
       traversal::FiberBatcher batcher(config, evaluator.get());
       batcher.Run(end - begin, [&](int64_t i, traversal::PolicyClient& policy) {
         const int g = begin + static_cast<int>(i);
-        PolicyBot network(&policy, traversal::kStrategyNetwork, game);
+        PolicyBot network(&policy, network_id, game);
         auto bot = engine::MakeBot(opponent);
         outcomes[g] = engine::PlayMatchGame(game, network, **bot, g, seed);
       });

@@ -35,12 +35,14 @@ class PolicyBot : public engine::Bot {
 
 using EvaluatorFactory = std::function<std::unique_ptr<traversal::Evaluator>(int worker)>;
 
-// `games` games of the strategy network (as A) against `opponent` (as B), PlayMatch's deals and
-// seats, `workers` threads with `width` games in flight each. Deterministic given the seed.
+// `games` games of a network's policy (as A; by default the strategy network) against `opponent`
+// (as B), PlayMatch's deals and seats, `workers` threads with `width` games in flight each.
+// Deterministic given the seed.
 absl::StatusOr<engine::MatchResult> PlayNetworkMatch(const engine::LostCities& game,
                                                      const EvaluatorFactory& evaluators,
                                                      const std::string& opponent, int games,
-                                                     uint64_t seed, int workers, int width = 64);
+                                                     uint64_t seed, int workers, int width = 64,
+                                                     int network = traversal::kStrategyNetwork);
 
 }  // namespace lcfr::training
 

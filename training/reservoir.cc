@@ -14,7 +14,8 @@ constexpr char kMagic[8] = {'L', 'C', 'F', 'R', 'M', 'E', 'M', '1'};
 
 template <typename T>
 void WriteVector(std::ofstream& out, const std::vector<T>& v) {
-  out.write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(T)));
+  out.write(reinterpret_cast<const char*>(v.data()),
+            static_cast<std::streamsize>(v.size() * sizeof(T)));
 }
 
 template <typename T>

@@ -1,20 +1,19 @@
 #include "training/trainer.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <ATen/Parallel.h>
 #include <c10/core/InferenceMode.h>
+#include <sys/stat.h>
 #include <torch/nn/utils/clip_grad.h>
 #include <torch/optim/adam.h>
 #include <torch/serialize.h>
 #include <torch/torch.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -29,9 +28,9 @@
 #include "inference/model_store.h"
 #include "inference/networks.h"
 #include "nlohmann/json.hpp"
-#include "traversal/runner.h"
 #include "training/evaluation.h"
 #include "training/reservoir.h"
+#include "traversal/runner.h"
 
 namespace lcfr::training {
 namespace {
@@ -53,7 +52,8 @@ bool Exists(const std::string& path) {
 
 absl::Status MakeDirectory(const std::string& path) {
   if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
-    return absl::InternalError(StreamCat("cannot create directory ", path, ": ", std::strerror(errno)));
+    return absl::InternalError(
+        StreamCat("cannot create directory ", path, ": ", std::strerror(errno)));
   }
   return absl::OkStatus();
 }
@@ -87,7 +87,8 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
 void RemoveTree(const std::string& path) {
   // POSIX only: std::filesystem is interposed by libtorch.so (inference/README.md).
   const std::string command = "rm -rf '" + path + "'";
-  if (std::system(command.c_str()) != 0) std::fprintf(stderr, "warning: could not remove %s\n", path.c_str());
+  if (std::system(command.c_str()) != 0)
+    std::fprintf(stderr, "warning: could not remove %s\n", path.c_str());
 }
 
 std::string IterationDir(int iteration) {
@@ -123,14 +124,14 @@ class Trainer {
     shape_.config.hidden_width = config_.network.hidden_width;
     shape_.config.hidden_layers = config_.network.hidden_layers;
     shape_.config.activation = *inference::ParseActivation(config_.network.activation);
-    device_ = *inference::ResolveDevice(config_.training.device) == "cuda" ? torch::kCUDA
-                                                                          : torch::kCPU;
+    device_ =
+        *inference::ResolveDevice(config_.training.device) == "cuda" ? torch::kCUDA : torch::kCPU;
     for (int p = 0; p < 2; ++p) {
-      advantage_[p] = std::make_unique<Reservoir>(config_.memory.advantage_capacity,
-                                                  feature_size_, num_actions_);
+      advantage_[p] = std::make_unique<Reservoir>(config_.memory.advantage_capacity, feature_size_,
+                                                  num_actions_);
     }
-    strategy_ = std::make_unique<Reservoir>(config_.memory.strategy_capacity, feature_size_,
-                                            num_actions_);
+    strategy_ =
+        std::make_unique<Reservoir>(config_.memory.strategy_capacity, feature_size_, num_actions_);
   }
 
   absl::Status Run() {
@@ -148,7 +149,8 @@ class Trainer {
       }
       nets_ = inference::NetworkSet::Create(shape_, engine::DeriveSeed({Seed(), 0, kInit}));
       ToDevice();
-      if (absl::Status s = WriteAtomically(run_dir_ + "/config.yaml", DumpConfig(config_)); !s.ok()) {
+      if (absl::Status s = WriteAtomically(run_dir_ + "/config.yaml", DumpConfig(config_));
+          !s.ok()) {
         return s;
       }
       if (absl::Status s = WriteAtomically(run_dir_ + "/metrics.jsonl", ""); !s.ok()) return s;
@@ -235,8 +237,8 @@ class Trainer {
       traversal::CollectingSink sink(feature_size_, num_actions_);
       runner_->Run(t, p, config_.traversal.traversals, sink);
       traversal_seconds += Since(t0);
-      engine::Rng memory_rng(engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kMemory,
-                                                 static_cast<uint64_t>(p)}));
+      engine::Rng memory_rng(engine::DeriveSeed(
+          {Seed(), static_cast<uint64_t>(t), kMemory, static_cast<uint64_t>(p)}));
       advantage_[p]->Add(sink.advantage, memory_rng);
       strategy_->Add(sink.strategy, memory_rng);
       advantage_samples += static_cast<int64_t>(sink.advantage.size());
@@ -300,7 +302,8 @@ class Trainer {
       const int64_t i = static_cast<int64_t>(rng.Next() % static_cast<uint64_t>(memory.size()));
       std::memcpy(x + r * feature_size_, memory.features(i), sizeof(float) * feature_size_);
       std::memcpy(target + r * num_actions_, memory.target(i), sizeof(float) * num_actions_);
-      for (int a = 0; a < num_actions_; ++a) mask[r * num_actions_ + a] = (memory.mask(i) >> a & 1) ? 1.0f : 0.0f;
+      for (int a = 0; a < num_actions_; ++a)
+        mask[r * num_actions_ + a] = (memory.mask(i) >> a & 1) ? 1.0f : 0.0f;
       double w = memory.weight(i);
       if (clip > 0) w = std::min(w, clip);
       if (config_.training.linear_weighting) w *= memory.iteration(i);
@@ -363,11 +366,11 @@ class Trainer {
 
   double TrainAdvantage(int p, int t) {
     if (!config_.training.warm_start) {
-      Reinitialize(p, engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kInit,
-                                          static_cast<uint64_t>(p)}));
+      Reinitialize(p, engine::DeriveSeed(
+                          {Seed(), static_cast<uint64_t>(t), kInit, static_cast<uint64_t>(p)}));
     }
-    engine::Rng rng(engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kBatches,
-                                        static_cast<uint64_t>(p)}));
+    engine::Rng rng(
+        engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kBatches, static_cast<uint64_t>(p)}));
     return Fit(p, *advantage_[p], config_.training.advantage_steps, false, rng, t);
   }
 
@@ -375,8 +378,8 @@ class Trainer {
     Reinitialize(traversal::kStrategyNetwork,
                  engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kInit, 2}));
     engine::Rng rng(engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kBatches, 2}));
-    return Fit(traversal::kStrategyNetwork, *strategy_, config_.training.strategy_steps, true,
-               rng, t);
+    return Fit(traversal::kStrategyNetwork, *strategy_, config_.training.strategy_steps, true, rng,
+               t);
   }
 
   void Evaluate(int t, nlohmann::ordered_json& line);
@@ -387,9 +390,11 @@ class Trainer {
     const std::string temporary = base + name + ".tmp";
     RemoveTree(temporary);
     if (absl::Status s = MakeDirectory(temporary); !s.ok()) return s;
-    if (absl::Status s = inference::SaveNetworks(nets_, temporary + "/networks.pt"); !s.ok()) return s;
+    if (absl::Status s = inference::SaveNetworks(nets_, temporary + "/networks.pt"); !s.ok())
+      return s;
     for (int p = 0; p < 2; ++p) {
-      if (absl::Status s = advantage_[p]->Save(StreamCat(temporary, "/advantage", p, ".mem")); !s.ok()) {
+      if (absl::Status s = advantage_[p]->Save(StreamCat(temporary, "/advantage", p, ".mem"));
+          !s.ok()) {
         return s;
       }
     }
@@ -398,10 +403,12 @@ class Trainer {
     state["iteration"] = t;
     state["strategy_trained"] = strategy_trained_;
     state["game"] = config_.run.game;
-    if (absl::Status s = WriteAtomically(temporary + "/state.json", state.dump(2) + "\n"); !s.ok()) {
+    if (absl::Status s = WriteAtomically(temporary + "/state.json", state.dump(2) + "\n");
+        !s.ok()) {
       return s;
     }
-    if (absl::Status s = WriteAtomically(temporary + "/config.yaml", DumpConfig(config_)); !s.ok()) {
+    if (absl::Status s = WriteAtomically(temporary + "/config.yaml", DumpConfig(config_));
+        !s.ok()) {
       return s;
     }
     RemoveTree(base + name);
@@ -424,8 +431,8 @@ class Trainer {
     const std::string base = run_dir_ + "/checkpoints/";
     auto latest = ReadFile(base + "LATEST");
     if (!latest.ok()) {
-      return absl::NotFoundError(StreamCat(run_dir_, ": no checkpoint to resume from (",
-                                           base, "LATEST is missing)"));
+      return absl::NotFoundError(
+          StreamCat(run_dir_, ": no checkpoint to resume from (", base, "LATEST is missing)"));
     }
     const std::string dir = base + *latest;
     auto state_text = ReadFile(dir + "/state.json");
@@ -474,17 +481,20 @@ class Trainer {
     return t;
   }
 
-  void Progress(int t, int last, int done_here, double elapsed, const nlohmann::ordered_json& line) {
+  void Progress(int t, int last, int done_here, double elapsed,
+                const nlohmann::ordered_json& line) {
     if (!options_.progress) return;
     const double per_iteration = elapsed / done_here;
-    std::string text = StreamCat("iter ", t, "/", last, " | ", FormatDuration(per_iteration),
-                                 "/it | ETA ", FormatDuration(per_iteration * (last - t)), " | ",
-                                 static_cast<int64_t>(line["policy_calls_per_s"].get<double>()),
-                                 " calls/s, ", static_cast<int>(line["rows_per_forward"].get<double>()),
-                                 " rows | adv loss ", line["advantage_loss"][0].get<double>(), " ",
-                                 line["advantage_loss"][1].get<double>());
-    if (line.contains("strategy_loss")) text += StreamCat(" | strat loss ", line["strategy_loss"].get<double>());
-    if (line.contains("exploitability")) text += StreamCat(" | exploitability ", line["exploitability"].get<double>());
+    std::string text = StreamCat(
+        "iter ", t, "/", last, " | ", FormatDuration(per_iteration), "/it | ETA ",
+        FormatDuration(per_iteration * (last - t)), " | ",
+        static_cast<int64_t>(line["policy_calls_per_s"].get<double>()), " calls/s, ",
+        static_cast<int>(line["rows_per_forward"].get<double>()), " rows | adv loss ",
+        line["advantage_loss"][0].get<double>(), " ", line["advantage_loss"][1].get<double>());
+    if (line.contains("strategy_loss"))
+      text += StreamCat(" | strat loss ", line["strategy_loss"].get<double>());
+    if (line.contains("exploitability"))
+      text += StreamCat(" | exploitability ", line["exploitability"].get<double>());
     if (line.contains("eval")) {
       for (const auto& [name, result] : line["eval"].items()) {
         text += StreamCat(" | vs ", name, " ", result["win_rate"].template get<double>());
@@ -522,23 +532,24 @@ void Trainer<G>::Evaluate(int t, nlohmann::ordered_json& line) {
     auto& net = nets_.nets[traversal::kStrategyNetwork];
     engine::ExactSolver<G> solver(game_);
     std::vector<float> features(feature_size_);
-    const auto result = solver.Exploitability([&](const typename G::State& s, std::span<float> out) {
-      game_.Encode(s, features);
-      const uint32_t legal = game_.LegalMask(s);
-      const torch::Tensor x = torch::from_blob(features.data(), {1, feature_size_}).to(device_);
-      const torch::Tensor logits = net->forward(x).to(torch::kCPU).contiguous();
-      const float* l = logits.data_ptr<float>();
-      float max = -1e30f;
-      for (int a = 0; a < num_actions_; ++a) {
-        if (legal >> a & 1) max = std::max(max, l[a]);
-      }
-      double total = 0;
-      for (int a = 0; a < num_actions_; ++a) {
-        out[a] = (legal >> a & 1) ? std::exp(l[a] - max) : 0.0f;
-        total += out[a];
-      }
-      for (int a = 0; a < num_actions_; ++a) out[a] = static_cast<float>(out[a] / total);
-    });
+    const auto result =
+        solver.Exploitability([&](const typename G::State& s, std::span<float> out) {
+          game_.Encode(s, features);
+          const uint32_t legal = game_.LegalMask(s);
+          const torch::Tensor x = torch::from_blob(features.data(), {1, feature_size_}).to(device_);
+          const torch::Tensor logits = net->forward(x).to(torch::kCPU).contiguous();
+          const float* l = logits.data_ptr<float>();
+          float max = -1e30f;
+          for (int a = 0; a < num_actions_; ++a) {
+            if (legal >> a & 1) max = std::max(max, l[a]);
+          }
+          double total = 0;
+          for (int a = 0; a < num_actions_; ++a) {
+            out[a] = (legal >> a & 1) ? std::exp(l[a] - max) : 0.0f;
+            total += out[a];
+          }
+          for (int a = 0; a < num_actions_; ++a) out[a] = static_cast<float>(out[a] / total);
+        });
     line["exploitability"] = result.exploitability;
     line["nash_conv"] = result.nash_conv;
   } else {

@@ -32,9 +32,9 @@ namespace lcfr::training {
 struct TrainOptions {
   TrainConfig config;
   std::string run_dir;
-  bool resume = false;     // continue the run in run_dir from its latest checkpoint
-  bool progress = true;    // progress lines on stderr
-  int stop_after = 0;      // for tests: stop after this many iterations of this invocation
+  bool resume = false;   // continue the run in run_dir from its latest checkpoint
+  bool progress = true;  // progress lines on stderr
+  int stop_after = 0;    // for tests: stop after this many iterations of this invocation
 };
 
 absl::Status Train(const TrainOptions& options);

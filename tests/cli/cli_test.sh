@@ -28,7 +28,7 @@ expect_exit 0 "help" -- "$lcfr" --help
 contains "$tmp/out" "replay" "help lists replay"
 expect_exit 2 "no subcommand" -- "$lcfr"
 expect_exit 2 "unknown subcommand" -- "$lcfr" frobnicate
-for cmd in replay match agent info sweep; do
+for cmd in replay match agent info sweep train eval plot; do
   expect_exit 0 "$cmd --help" -- "$lcfr" "$cmd" --help
 done
 
@@ -97,6 +97,29 @@ if ! "$lcfr" info --json | grep -q '"cuda_devices":[1-9]'; then
   expect_exit 2 "sweep cuda without a GPU" -- "$lcfr" sweep --device cuda --widths 1
   contains "$tmp/err" "device 'cuda' requested" "sweep explains the missing GPU"
 fi
+
+# train (the smoke config), then eval, plot and agent on its checkpoint.
+run="$tmp/run"
+expect_exit 0 "train smoke" -- "$lcfr" train --config "$src/configs/smoke.yaml" --run-dir "$run" --quiet
+contains "$tmp/out" "$run" "train prints the run directory"
+if [[ $(wc -l <"$run/metrics.jsonl") -eq 4 ]]; then pass; else fail "train: metrics.jsonl lines"; fi
+expect_exit 2 "train into a used run dir" -- "$lcfr" train --config "$src/configs/smoke.yaml" --run-dir "$run" --quiet
+contains "$tmp/err" "already holds a run" "train refuses a used run dir"
+expect_exit 2 "train unknown key" -- "$lcfr" train --set traversal.widht=3 --run-dir "$tmp/x"
+contains "$tmp/err" "unknown key 'traversal.widht'" "train names the unknown key"
+printf 'traversal:\n  workers: 0\n' >"$tmp/bad.yaml"
+expect_exit 2 "train bad value" -- "$lcfr" train --config "$tmp/bad.yaml" --run-dir "$tmp/y"
+contains "$tmp/err" "bad.yaml:2: traversal.workers: 0 is out of range" "train names file, line and key"
+if [[ ! -e "$tmp/x" && ! -e "$tmp/y" ]]; then pass; else fail "a rejected config left a run directory"; fi
+expect_exit 0 "train resume (nothing left to do)" -- "$lcfr" train --resume "$run" --quiet
+expect_exit 0 "eval json" -- "$lcfr" eval --checkpoint "$run" --opponent random --games 20 --json
+contains "$tmp/out" '"win_rate":' "eval json has win_rate"
+contains "$tmp/out" '"games":20' "eval json has games"
+expect_exit 2 "eval missing checkpoint" -- "$lcfr" eval --checkpoint "$tmp/nowhere" --games 10
+expect_exit 0 "plot" -- "$lcfr" plot "$run"
+if [[ -s "$run/plots/win_rates.png" && -s "$run/plots/losses.png" ]]; then pass; else fail "plot files"; fi
+echo "$line" | "$lcfr" agent --checkpoint "$run" >"$tmp/agent_out" 2>"$tmp/agent_err"
+if grep -qE '^\{"(play|discard)":"[YBWGR][0-9*]+"\}$' "$tmp/agent_out"; then pass; else fail "agent --checkpoint: $(cat "$tmp/agent_out" "$tmp/agent_err")"; fi
 
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]

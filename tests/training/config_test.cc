@@ -1,8 +1,7 @@
-#include <catch2/catch.hpp>
-
-#include <string>
-
 #include "training/config.h"
+
+#include <catch2/catch.hpp>
+#include <string>
 
 namespace lcfr::training {
 namespace {
@@ -44,7 +43,8 @@ TEST_CASE("Config: unknown keys and bad values are errors naming them", "[config
              Catch::Contains("x.yaml:2: unknown key 'traversal.widht'"));
   auto section = ParseConfig("travesal:\n  workers: 3\n", "x.yaml");
   REQUIRE(!section.ok());
-  CHECK_THAT(std::string(section.status().message()), Catch::Contains("unknown section 'travesal'"));
+  CHECK_THAT(std::string(section.status().message()),
+             Catch::Contains("unknown section 'travesal'"));
   auto range = ParseConfig("traversal:\n  workers: 0\n", "x.yaml");
   REQUIRE(!range.ok());
   CHECK_THAT(std::string(range.status().message()),

@@ -1,9 +1,8 @@
-#include <catch2/catch.hpp>
+#include "training/reservoir.h"
 
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <vector>
-
-#include "training/reservoir.h"
 
 namespace lcfr::training {
 namespace {

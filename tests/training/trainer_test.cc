@@ -1,9 +1,10 @@
 // The trainer end to end: Deep CFR on Kuhn reaches low exact exploitability; a Lost Cities
 // smoke run writes every artefact; a resumed run equals an uninterrupted one.
-#include <catch2/catch.hpp>
+#include "training/trainer.h"
 
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -12,7 +13,6 @@
 
 #include "nlohmann/json.hpp"
 #include "training/config.h"
-#include "training/trainer.h"
 
 namespace lcfr::training {
 namespace {

@@ -1,0 +1,119 @@
+// lcfr eval: a checkpoint's strategy network against a bot, batched, seat-alternating.
+#include <string>
+
+#include "apps/commands.h"
+#include "engine/bots.h"
+#include "engine/strings.h"
+#include "fmt/core.h"
+#include "inference/batched_evaluator.h"
+#include "nlohmann/json.hpp"
+#include "training/checkpoint.h"
+#include "training/evaluation.h"
+
+namespace lcfr::apps {
+namespace {
+
+struct EvalOptions {
+  std::string checkpoint;
+  std::string opponent = "heuristic-cautious";
+  int games = 1000;
+  uint64_t seed = 1;
+  int workers = 2;
+  std::string device = "cpu";
+  std::string network = "strategy";
+  bool json = false;
+};
+
+int RunEval(const EvalOptions& opts) {
+  auto policy = training::LoadCheckpointPolicy(opts.checkpoint);
+  if (!policy.ok()) {
+    PrintError("eval", std::string(policy.status().message()));
+    return kExitBadInput;
+  }
+  if (policy->config.run.game != "lost-cities") {
+    PrintError("eval",
+               StrCat(opts.checkpoint, ": a ", policy->config.run.game,
+                      " checkpoint; its exact exploitability is in the run's metrics.jsonl"));
+    return kExitBadInput;
+  }
+  if (!engine::MakeBot(opts.opponent).ok()) {
+    PrintError("eval", StrCat("unknown opponent '", opts.opponent, "' (known: ",
+                              fmt::format("{}", fmt::join(engine::BotNames(), ", ")), ")"));
+    return kExitBadInput;
+  }
+  inference::InferenceConfig inference;
+  inference.device = opts.device;
+  if (auto device = inference::ResolveDevice(opts.device); !device.ok()) {
+    PrintError("eval", std::string(device.status().message()));
+    return kExitBadInput;
+  }
+  const engine::LostCities game(policy->config.rules);
+  auto store = policy->store;
+  const int network = opts.network == "advantage0"   ? traversal::kAdvantageNetwork0
+                      : opts.network == "advantage1" ? traversal::kAdvantageNetwork1
+                                                     : traversal::kStrategyNetwork;
+  auto result = training::PlayNetworkMatch(
+      game,
+      [&](int) {
+        auto evaluator = inference::MakeBatchedEvaluator(store, inference);
+        return std::move(*evaluator);
+      },
+      opts.opponent, opts.games, opts.seed, opts.workers, 64, network);
+  if (!result.ok()) {
+    PrintError("eval", std::string(result.status().message()));
+    return kExitFailure;
+  }
+  const engine::Interval ci = result->win_rate_ci();
+  if (opts.json) {
+    nlohmann::ordered_json j;
+    j["win_rate"] = result->win_rate();
+    j["ci_low"] = ci.low;
+    j["ci_high"] = ci.high;
+    j["mean_score_diff"] = result->mean_score_diff();
+    j["games"] = result->games;
+    j["opponent"] = opts.opponent;
+    j["capped"] = result->capped;
+    j["checkpoint"] = policy->directory;
+    fmt::print("{}\n", j.dump());
+    return kExitOk;
+  }
+  fmt::print("{} vs {}: {} games, seat-alternating on paired deals, seed {}\n", policy->directory,
+             opts.opponent, result->games, opts.seed);
+  fmt::print("  win rate       {:.3f}  [{:.3f}, {:.3f}] 95% Wilson (ties count half)\n",
+             result->win_rate(), ci.low, ci.high);
+  fmt::print("  W / L / T      {} / {} / {}\n", result->wins, result->losses, result->ties);
+  fmt::print("  score diff     {:+.1f} +- {:.1f} (95%)\n", result->mean_score_diff(),
+             result->score_diff_ci_half_width());
+  fmt::print("  capped games   {}\n", result->capped);
+  return kExitOk;
+}
+
+}  // namespace
+
+CommandFn AddEvalCommand(CLI::App& app) {
+  auto opts = std::make_shared<EvalOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "eval",
+      "Play a checkpoint's strategy network against a bot: batched games on paired deals "
+      "with seats swapped; win rate with a 95% Wilson interval, mean score difference.");
+  sub->add_option("--checkpoint", opts->checkpoint, "checkpoint or run directory")->required();
+  sub->add_option("--opponent", opts->opponent, "the bot to play")->capture_default_str();
+  sub->add_option("--games", opts->games, "games (pairs of deals, seats swapped)")
+      ->check(CLI::Range(2, 100000000))
+      ->capture_default_str();
+  sub->add_option("--seed", opts->seed, "seed of the deals")->capture_default_str();
+  sub->add_option("--workers", opts->workers, "threads")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  sub->add_option("--device", opts->device, "cpu, cuda or auto")->capture_default_str();
+  sub->add_option("--network", opts->network,
+                  "which network plays: strategy (the average strategy, default) or advantage0 / "
+                  "advantage1 (a player's current regret-matching strategy, for diagnosis)")
+      ->check(CLI::IsMember({"strategy", "advantage0", "advantage1"}))
+      ->capture_default_str();
+  sub->add_flag("--json", opts->json,
+                "one JSON object: win_rate, ci_low, ci_high, mean_score_diff, games, ...");
+  return [opts] { return RunEval(*opts); };
+}
+
+}  // namespace lcfr::apps
