@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "apps/commands.h"
+#include "engine/atomic_file.h"
 #include "engine/lost_cities.h"
 #include "engine/strings.h"
 #include "fmt/core.h"
@@ -59,24 +60,6 @@ struct Row {
   }
 };
 
-// Writes `text` to `path` through a temporary file renamed into place (never half-written).
-absl::Status WriteFileAtomically(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    out << text;
-    out.close();
-    if (!out) {
-      std::remove(temporary.c_str());
-      return absl::InternalError(StrCat("cannot write ", path));
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    return absl::InternalError(StrCat("cannot write ", path));
-  }
-  return absl::OkStatus();
-}
 
 std::string Csv(const std::vector<Row>& rows) {
   std::string out =

@@ -21,7 +21,7 @@ struct RunSection {
   std::string game = "lost-cities";  // lost-cities | kuhn | leduc
   int64_t seed = 1;                  // every stream of the run derives from it
   int iterations = 30;               // Deep CFR iterations
-  int checkpoint_every = 5;          // write a checkpoint every N iterations (and at the end)
+  int checkpoint_every = 1;          // write a checkpoint every N iterations (and at the end)
   int keep_every = 10;  // keep the checkpoints of every Nth iteration (0: only the latest)
 };
 
@@ -55,8 +55,8 @@ struct InferenceSection {
 };
 
 struct MemorySection {
-  int advantage_capacity = 300000;  // reservoir per player
-  int strategy_capacity = 300000;
+  int advantage_capacity = 150000;  // reservoir per player
+  int strategy_capacity = 150000;
 };
 
 struct TrainingSection {

@@ -19,6 +19,7 @@
 #include <sstream>
 #include <vector>
 
+#include "engine/atomic_file.h"
 #include "engine/exact.h"
 #include "engine/kuhn.h"
 #include "engine/leduc.h"
@@ -58,23 +59,6 @@ absl::Status MakeDirectory(const std::string& path) {
   return absl::OkStatus();
 }
 
-absl::Status WriteAtomically(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    out << text;
-    out.close();
-    if (!out) {
-      std::remove(temporary.c_str());
-      return absl::InternalError(StreamCat("cannot write ", path));
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    return absl::InternalError(StreamCat("cannot write ", path));
-  }
-  return absl::OkStatus();
-}
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -149,11 +133,11 @@ class Trainer {
       }
       nets_ = inference::NetworkSet::Create(shape_, engine::DeriveSeed({Seed(), 0, kInit}));
       ToDevice();
-      if (absl::Status s = WriteAtomically(run_dir_ + "/config.yaml", DumpConfig(config_));
+      if (absl::Status s = WriteFileAtomically(run_dir_ + "/config.yaml", DumpConfig(config_));
           !s.ok()) {
         return s;
       }
-      if (absl::Status s = WriteAtomically(run_dir_ + "/metrics.jsonl", ""); !s.ok()) return s;
+      if (absl::Status s = WriteFileAtomically(run_dir_ + "/metrics.jsonl", ""); !s.ok()) return s;
     }
     store_ = std::make_shared<inference::ModelStore>(nets_);
     BuildRunner();
@@ -188,7 +172,7 @@ class Trainer {
     summary["seconds_this_invocation"] = Since(run_start);
     summary["final_evaluation"] = last_eval;
     summary["checkpoint"] = run_dir_ + "/checkpoints/" + IterationDir(last);
-    return WriteAtomically(run_dir_ + "/summary.json", summary.dump(2) + "\n");
+    return WriteFileAtomically(run_dir_ + "/summary.json", summary.dump(2) + "\n");
   }
 
  private:
@@ -403,11 +387,11 @@ class Trainer {
     state["iteration"] = t;
     state["strategy_trained"] = strategy_trained_;
     state["game"] = config_.run.game;
-    if (absl::Status s = WriteAtomically(temporary + "/state.json", state.dump(2) + "\n");
+    if (absl::Status s = WriteFileAtomically(temporary + "/state.json", state.dump(2) + "\n");
         !s.ok()) {
       return s;
     }
-    if (absl::Status s = WriteAtomically(temporary + "/config.yaml", DumpConfig(config_));
+    if (absl::Status s = WriteFileAtomically(temporary + "/config.yaml", DumpConfig(config_));
         !s.ok()) {
       return s;
     }
@@ -417,7 +401,7 @@ class Trainer {
     }
     std::string previous;
     if (auto latest = ReadFile(base + "LATEST"); latest.ok()) previous = *latest;
-    if (absl::Status s = WriteAtomically(base + "LATEST", name); !s.ok()) return s;
+    if (absl::Status s = WriteFileAtomically(base + "LATEST", name); !s.ok()) return s;
     // Replace the previous checkpoint unless it is one to keep.
     if (!previous.empty() && previous != name) {
       const int previous_t = std::atoi(previous.c_str() + 5);
@@ -474,7 +458,7 @@ class Trainer {
         }
       }
     }
-    if (absl::Status s = WriteAtomically(run_dir_ + "/metrics.jsonl", kept); !s.ok()) return s;
+    if (absl::Status s = WriteFileAtomically(run_dir_ + "/metrics.jsonl", kept); !s.ok()) return s;
     if (options_.progress) {
       std::fprintf(stderr, "train: resuming %s from iteration %d\n", run_dir_.c_str(), t);
     }
