@@ -29,6 +29,7 @@ CommandFn AddSweepCommand(CLI::App& app);
 CommandFn AddTrainCommand(CLI::App& app);
 CommandFn AddEvalCommand(CLI::App& app);
 CommandFn AddPlotCommand(CLI::App& app);
+CommandFn AddPlayCommand(CLI::App& app);
 
 // Parses repeated "--rule key=value" overrides on top of the classic rules and validates them.
 absl::StatusOr<engine::Rules> RulesFromOverrides(const std::vector<std::string>& overrides);

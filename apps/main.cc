@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
   add(&AddTrainCommand);
   add(&AddEvalCommand);
   add(&AddPlotCommand);
+  add(&AddPlayCommand);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -28,7 +28,7 @@ expect_exit 0 "help" -- "$lcfr" --help
 contains "$tmp/out" "replay" "help lists replay"
 expect_exit 2 "no subcommand" -- "$lcfr"
 expect_exit 2 "unknown subcommand" -- "$lcfr" frobnicate
-for cmd in replay match agent info sweep train eval plot; do
+for cmd in replay match agent info sweep train eval plot play; do
   expect_exit 0 "$cmd --help" -- "$lcfr" "$cmd" --help
 done
 
@@ -120,6 +120,13 @@ expect_exit 0 "plot" -- "$lcfr" plot "$run"
 if [[ -s "$run/plots/win_rates.png" && -s "$run/plots/losses.png" ]]; then pass; else fail "plot files"; fi
 echo "$line" | "$lcfr" agent --checkpoint "$run" >"$tmp/agent_out" 2>"$tmp/agent_err"
 if grep -qE '^\{"(play|discard)":"[YBWGR][0-9*]+"\}$' "$tmp/agent_out"; then pass; else fail "agent --checkpoint: $(cat "$tmp/agent_out" "$tmp/agent_err")"; fi
+
+# play: a bad move is explained and the prompt comes back; a whole watched game ends with a result.
+printf 'play Z9\nquit\n' | "$lcfr" play --bot random >"$tmp/play_out" 2>&1
+contains "$tmp/play_out" "color letter must be one of" "play explains a bad move"
+contains "$tmp/play_out" "stopped." "play stops on quit"
+expect_exit 0 "play watched game" -- "$lcfr" play --auto heuristic-balanced --checkpoint "$run"
+contains "$tmp/out" "game over" "play finishes the game"
 
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -1,0 +1,210 @@
+// lcfr play: a person plays Lost Cities in the terminal against a bot or a trained checkpoint.
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "apps/commands.h"
+#include "engine/agent_protocol.h"
+#include "engine/bots.h"
+#include "engine/card.h"
+#include "engine/lost_cities.h"
+#include "engine/strings.h"
+#include "fmt/core.h"
+#include "inference/batched_evaluator.h"
+#include "nlohmann/json.hpp"
+#include "training/checkpoint.h"
+#include "training/evaluation.h"
+
+namespace lcfr::apps {
+namespace {
+
+struct PlayOptions {
+  std::string checkpoint;
+  std::string bot = "heuristic-balanced";
+  std::string auto_bot;  // plays the person's seat (a demo; also how the command is tested)
+  int seat = 0;
+  uint64_t seed = 1;
+  std::vector<std::string> rules;
+};
+
+std::string Expedition(const engine::Rules& rules, const engine::State& s, int player, int color) {
+  std::string out;
+  for (int i = 0; i < rules.cards_per_color(); ++i) {
+    if (s.expedition[player][color] >> i & 1) {
+      out += (out.empty() ? "" : " ") + engine::CardName(rules, engine::MakeCard(color, i));
+    }
+  }
+  return out.empty() ? "-" : out;
+}
+
+// The board as the person in `seat` sees it.
+void PrintBoard(const engine::LostCities& game, const engine::State& s, int seat) {
+  const engine::Rules& rules = game.rules();
+  fmt::print("\n---- decision {} | deck {} | score you {:+d}, opponent {:+d}\n", s.decisions,
+             s.deck_size, engine::LostCities::Score(s, seat),
+             engine::LostCities::Score(s, 1 - seat));
+  fmt::print("  {:<6} {:<28} {:<10} {}\n", "color", "opponent's expedition", "pile top",
+             "your expedition");
+  for (int c = 0; c < rules.colors; ++c) {
+    std::string top = "-";
+    if (s.pile_size[c] > 0) {
+      top = fmt::format("{} ({})",
+                        engine::CardName(rules, engine::MakeCard(c, s.pile[c][s.pile_size[c] - 1])),
+                        s.pile_size[c]);
+    }
+    fmt::print("  {:<6} {:<28} {:<10} {}\n", std::string(1, engine::kColorLetters[c]),
+               Expedition(rules, s, 1 - seat, c), top, Expedition(rules, s, seat, c));
+  }
+  std::string hand;
+  for (int i = 0; i < s.hand_count[seat]; ++i) {
+    hand += (hand.empty() ? "" : " ") + engine::CardName(rules, s.hand[seat][i]);
+  }
+  fmt::print("  your hand: {}\n", hand);
+}
+
+// "play R7" / "p R7", "discard B*" / "d B*", "draw deck" / "deck", "draw G" / "g".
+absl::StatusOr<int> ParseMove(const engine::LostCities& game, const engine::State& s,
+                              const std::string& line) {
+  std::string verb, arg;
+  {
+    std::istringstream in(line);
+    in >> verb >> arg;
+  }
+  nlohmann::json move;
+  if (verb == "play" || verb == "p") {
+    move["play"] = arg;
+  } else if (verb == "discard" || verb == "d") {
+    move["discard"] = arg;
+  } else if (verb == "draw") {
+    move["draw"] = arg;
+  } else if (verb == "deck") {
+    move["draw"] = "deck";
+  } else if (verb.size() == 1) {
+    move["draw"] = std::string(1, static_cast<char>(std::toupper(verb[0])));
+  } else {
+    return absl::InvalidArgumentError(
+        "expected 'play CARD', 'discard CARD', 'draw deck' or 'draw COLOR' (e.g. play R7)");
+  }
+  return engine::ActionFromProtocol(game, s, move.dump());
+}
+
+int RunPlay(const PlayOptions& opts) {
+  const absl::StatusOr<engine::Rules> rules = RulesFromOverrides(opts.rules);
+  if (!rules.ok()) {
+    PrintError("play", std::string(rules.status().message()));
+    return kExitBadInput;
+  }
+  engine::Rules game_rules = *rules;
+  // The opponent: a bot, or a checkpoint's strategy network (one forward per decision).
+  std::unique_ptr<engine::Bot> opponent;
+  std::unique_ptr<traversal::Evaluator> evaluator;
+  traversal::WorkerStats stats;
+  traversal::PolicyClient client;
+  std::string opponent_name = opts.bot;
+  if (!opts.checkpoint.empty()) {
+    auto policy = training::LoadCheckpointPolicy(opts.checkpoint);
+    if (!policy.ok()) {
+      PrintError("play", std::string(policy.status().message()));
+      return kExitBadInput;
+    }
+    if (policy->config.run.game != "lost-cities") {
+      PrintError("play", StrCat(opts.checkpoint, ": not a Lost Cities checkpoint"));
+      return kExitBadInput;
+    }
+    inference::InferenceConfig inference;
+    inference.precision = "fp32";
+    auto made = inference::MakeBatchedEvaluator(policy->store, inference);
+    if (!made.ok()) {
+      PrintError("play", std::string(made.status().message()));
+      return kExitFailure;
+    }
+    evaluator = std::move(*made);
+    client = traversal::PolicyClient::Direct(evaluator.get(), &stats);
+    game_rules = policy->config.rules;
+    opponent = std::make_unique<training::PolicyBot>(&client, traversal::kStrategyNetwork,
+                                                     engine::LostCities(game_rules));
+    opponent_name = policy->directory;
+  } else {
+    auto bot = engine::MakeBot(opts.bot);
+    if (!bot.ok()) {
+      PrintError("play", std::string(bot.status().message()));
+      return kExitBadInput;
+    }
+    opponent = std::move(*bot);
+  }
+  std::unique_ptr<engine::Bot> autoplayer;
+  if (!opts.auto_bot.empty()) {
+    auto bot = engine::MakeBot(opts.auto_bot);
+    if (!bot.ok()) {
+      PrintError("play", std::string(bot.status().message()));
+      return kExitBadInput;
+    }
+    autoplayer = std::move(*bot);
+  }
+  const engine::LostCities game(game_rules);
+  engine::Rng rng(opts.seed);
+  engine::State s = game.DealFromSeed(opts.seed);
+  fmt::print(
+      "Lost Cities against {}; you are player {} ({}). Moves: play R7, discard B*, "
+      "draw deck, draw G; quit to stop.\n",
+      opponent_name, opts.seat, opts.seat == 0 ? "you start" : "the opponent starts");
+  while (!engine::LostCities::IsTerminal(s)) {
+    int action;
+    if (engine::LostCities::CurrentPlayer(s) != opts.seat) {
+      action = opponent->Act(game, s, rng);
+      fmt::print("opponent: {}\n", game.ActionName(s, action));
+    } else {
+      PrintBoard(game, s, opts.seat);
+      if (autoplayer) {
+        action = autoplayer->Act(game, s, rng);
+        fmt::print("you ({}): {}\n", opts.auto_bot, game.ActionName(s, action));
+      } else {
+        while (true) {
+          fmt::print("{} > ", s.phase == engine::Phase::kCard ? "play or discard" : "draw");
+          std::fflush(stdout);
+          std::string line;
+          if (!std::getline(std::cin, line) || line == "quit" || line == "q") {
+            fmt::print("\nstopped.\n");
+            return kExitOk;
+          }
+          const absl::StatusOr<int> move = ParseMove(game, s, line);
+          if (move.ok()) {
+            action = *move;
+            break;
+          }
+          fmt::print("  {}\n", move.status().message());
+        }
+      }
+    }
+    game.ApplyUnchecked(s, action);
+  }
+  PrintBoard(game, s, opts.seat);
+  const int you = engine::LostCities::Score(s, opts.seat);
+  const int them = engine::LostCities::Score(s, 1 - opts.seat);
+  fmt::print("game over ({}): you {:+d}, opponent {:+d}: {}\n", engine::EndReasonName(s.end), you,
+             them,
+             you > them   ? "you win"
+             : you < them ? "you lose"
+                          : "a tie");
+  return kExitOk;
+}
+
+}  // namespace
+
+CommandFn AddPlayCommand(CLI::App& app) {
+  auto opts = std::make_shared<PlayOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "play", "Play Lost Cities in the terminal against a bot or a trained checkpoint.");
+  sub->add_option("--checkpoint", opts->checkpoint,
+                  "play against a trained strategy network (checkpoint or run directory)");
+  sub->add_option("--bot", opts->bot, "the bot to play against")->capture_default_str();
+  sub->add_option("--seat", opts->seat, "your seat: 0 starts")
+      ->check(CLI::Range(0, 1))
+      ->capture_default_str();
+  sub->add_option("--seed", opts->seed, "seed of the deal")->capture_default_str();
+  sub->add_option("--auto", opts->auto_bot, "let this bot play your seat (watch a game)");
+  sub->add_option("--rule", opts->rules, "rule override key=value (bots only)");
+  return [opts] { return RunPlay(*opts); };
+}
+
+}  // namespace lcfr::apps
