@@ -172,6 +172,9 @@ std::vector<ConfigField> BuildFields() {
        1,
        {},
        "probability that an opponent decision yields a strategy sample (weight 1/rate)"});
+  add({"traversal", "common_random_numbers", Kind::kBool,
+       Member(&TrainConfig::traversal, &TraversalSection::common_random_numbers), 0, 0, {},
+       "expanded actions' subtrees share their random stream (less noisy regrets, unbiased)"});
   add({"traversal",
        "payoff_scale",
        Kind::kDouble,

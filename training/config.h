@@ -20,7 +20,7 @@ namespace lcfr::training {
 struct RunSection {
   std::string game = "lost-cities";  // lost-cities | kuhn | leduc
   int64_t seed = 1;                  // every stream of the run derives from it
-  int iterations = 30;               // Deep CFR iterations
+  int iterations = 70;               // Deep CFR iterations
   int checkpoint_every = 1;          // write a checkpoint every N iterations (and at the end)
   int keep_every = 10;  // keep the checkpoints of every Nth iteration (0: only the latest)
 };
@@ -29,7 +29,7 @@ struct TraversalSection {
   int workers = 2;                    // traversal threads, each with its own evaluator
   int worker_chunk_size = 64;         // traversals in flight per worker (fibers)
   int max_batch = 0;                  // flush at this many waiting requests; 0 = worker_chunk_size
-  int traversals = 256;               // traversals per player per iteration
+  int traversals = 1024;              // traversals per player per iteration
   std::string scheme = "hybrid";      // external | outcome | hybrid
   double epsilon = 0.6;               // outcome sampling exploration
   int hybrid_depth = 1;               // hybrid: traverser decisions expanded
@@ -37,12 +37,13 @@ struct TraversalSection {
   double hybrid_epsilon = 0.0;        // hybrid: exploration in the sampled tail
   int start_depth_max = 120;          // random starts: prefix length uniform in [0, this]
   double strategy_sample_rate = 0.1;  // fraction of opponent decisions that yield a strategy sample
+  bool common_random_numbers = true;  // expanded actions' subtrees share their random stream (small gain)
   double payoff_scale = 0.0;          // 0 = the game's default (Lost Cities: 100 points)
 };
 
 struct NetworkSection {
-  int hidden_width = 256;
-  int hidden_layers = 3;
+  int hidden_width = 128;
+  int hidden_layers = 2;
   std::string activation = "relu";  // relu | tanh | silu
 };
 

@@ -196,6 +196,7 @@ class Trainer {
     runner.cfr.start_depth_max = config_.traversal.start_depth_max;
     runner.cfr.strategy_sample_rate = config_.traversal.strategy_sample_rate;
     runner.cfr.payoff_scale = config_.traversal.payoff_scale;
+    runner.cfr.common_random_numbers = config_.traversal.common_random_numbers;
     inference_.device = config_.inference.device;
     inference_.precision = config_.inference.precision;
     inference_.intra_op_threads = config_.inference.intra_op_threads;

@@ -78,6 +78,12 @@ struct CfrConfig {
   // Random starts: a prefix of uniform-in-[0, start_depth_max] decisions before the scheme runs
   // (see above); 0 = every traversal starts at the deal. >= 0.
   int start_depth_max = 0;
+  // Common random numbers: every expanded action's subtree starts from the same random stream,
+  // so the rollouts of different actions share their later random draws. Each subtree's value
+  // keeps its distribution, so every estimate stays unbiased. The measured gain is small, because
+  // the branches' states diverge at once: on Leduc with external sampling the regret estimates'
+  // standard error is 1.3% lower (benchmarks/README.md).
+  bool common_random_numbers = true;
 
   // Errors name the field and the allowed range.
   absl::Status Validate() const;
@@ -216,8 +222,10 @@ class CfrTraversal {
                                     traverser_, index_);
     ++stats_.advantage_samples;
     std::array<double, 32> value{};
+    const engine::Rng branch_rng = rng_;
     for (uint32_t m = chosen; m; m &= m - 1) {
       const int a = std::countr_zero(m);
+      if (config_.common_random_numbers) rng_ = branch_rng;
       const auto undo = game_.ApplyUnchecked(s, a);
       value[a] = scale * Recurse(s, depth + 1, weight * scale);
       game_.Undo(s, a, undo);
