@@ -324,7 +324,9 @@ CATCH_TEST_CASE("Traversal with the batched evaluator: Lost Cities, fibers vs re
     stats.push_back(runner.TotalStats());
   }
   CATCH_CHECK(stats[0].rows.Mean() == 1.0);
-  CATCH_CHECK(stats[1].rows.Mean() > 7.0);  // width 8: the batcher fills its batches
+  // Width 8: the batcher serves several traversals per forward (fewer as they finish).
+  CATCH_CHECK(stats[1].rows.Mean() > 4.0);
+  CATCH_CHECK(stats[1].rows.Percentile(0.5) >= 6);
   CATCH_CHECK(stats[0].policy_calls == stats[1].policy_calls);
   CATCH_REQUIRE(sinks[0].advantage.size() == sinks[1].advantage.size());
   // Same traversals, same samples up to float rounding of batched vs one-row GEMMs.
