@@ -8,10 +8,8 @@
 #include "engine/strings.h"
 #include "fmt/core.h"
 #include "fmt/ranges.h"
-#include "inference/batched_evaluator.h"
 #include "nlohmann/json.hpp"
 #include "training/checkpoint.h"
-#include "training/evaluation.h"
 
 namespace lcfr::apps {
 namespace {
@@ -23,35 +21,17 @@ struct AgentOptions {
 };
 
 int RunAgent(const AgentOptions& opts) {
-  // The player: a bot, or a checkpoint's strategy network (one forward per decision).
+  // The player: a bot, or a checkpoint's strategy network.
   std::unique_ptr<engine::Bot> player;
-  std::unique_ptr<traversal::Evaluator> evaluator;
-  traversal::WorkerStats stats;
-  traversal::PolicyClient client;
   engine::Rules checkpoint_rules;
   if (!opts.checkpoint.empty()) {
-    auto policy = training::LoadCheckpointPolicy(opts.checkpoint);
-    if (!policy.ok()) {
-      PrintError("agent", std::string(policy.status().message()));
+    auto bot = training::CheckpointBot::Load(opts.checkpoint);
+    if (!bot.ok()) {
+      PrintError("agent", std::string(bot.status().message()));
       return kExitBadInput;
     }
-    if (policy->config.run.game != "lost-cities") {
-      PrintError("agent", StrCat(opts.checkpoint, ": a ", policy->config.run.game,
-                                 " checkpoint; the agent plays Lost Cities"));
-      return kExitBadInput;
-    }
-    inference::InferenceConfig inference;
-    inference.precision = "fp32";
-    auto made = inference::MakeBatchedEvaluator(policy->store, inference);
-    if (!made.ok()) {
-      PrintError("agent", std::string(made.status().message()));
-      return kExitFailure;
-    }
-    evaluator = std::move(*made);
-    client = traversal::PolicyClient::Direct(evaluator.get(), &stats);
-    checkpoint_rules = policy->config.rules;
-    player = std::make_unique<training::PolicyBot>(&client, traversal::kStrategyNetwork,
-                                                   engine::LostCities(checkpoint_rules));
+    checkpoint_rules = (*bot)->rules();
+    player = std::move(*bot);
   } else {
     auto bot = engine::MakeBot(opts.bot);
     if (!bot.ok()) {

@@ -10,10 +10,8 @@
 #include "engine/lost_cities.h"
 #include "engine/strings.h"
 #include "fmt/core.h"
-#include "inference/batched_evaluator.h"
 #include "nlohmann/json.hpp"
 #include "training/checkpoint.h"
-#include "training/evaluation.h"
 
 namespace lcfr::apps {
 namespace {
@@ -95,35 +93,18 @@ int RunPlay(const PlayOptions& opts) {
     return kExitBadInput;
   }
   engine::Rules game_rules = *rules;
-  // The opponent: a bot, or a checkpoint's strategy network (one forward per decision).
+  // The opponent: a bot, or a checkpoint's strategy network.
   std::unique_ptr<engine::Bot> opponent;
-  std::unique_ptr<traversal::Evaluator> evaluator;
-  traversal::WorkerStats stats;
-  traversal::PolicyClient client;
   std::string opponent_name = opts.bot;
   if (!opts.checkpoint.empty()) {
-    auto policy = training::LoadCheckpointPolicy(opts.checkpoint);
-    if (!policy.ok()) {
-      PrintError("play", std::string(policy.status().message()));
+    auto bot = training::CheckpointBot::Load(opts.checkpoint);
+    if (!bot.ok()) {
+      PrintError("play", std::string(bot.status().message()));
       return kExitBadInput;
     }
-    if (policy->config.run.game != "lost-cities") {
-      PrintError("play", StrCat(opts.checkpoint, ": not a Lost Cities checkpoint"));
-      return kExitBadInput;
-    }
-    inference::InferenceConfig inference;
-    inference.precision = "fp32";
-    auto made = inference::MakeBatchedEvaluator(policy->store, inference);
-    if (!made.ok()) {
-      PrintError("play", std::string(made.status().message()));
-      return kExitFailure;
-    }
-    evaluator = std::move(*made);
-    client = traversal::PolicyClient::Direct(evaluator.get(), &stats);
-    game_rules = policy->config.rules;
-    opponent = std::make_unique<training::PolicyBot>(&client, traversal::kStrategyNetwork,
-                                                     engine::LostCities(game_rules));
-    opponent_name = policy->directory;
+    game_rules = (*bot)->rules();
+    opponent_name = (*bot)->Name();
+    opponent = std::move(*bot);
   } else {
     auto bot = engine::MakeBot(opts.bot);
     if (!bot.ok()) {

@@ -9,6 +9,7 @@
 #include "engine/leduc.h"
 #include "engine/lost_cities.h"
 #include "engine/stream_cat.h"
+#include "inference/batched_evaluator.h"
 #include "inference/networks.h"
 
 namespace lcfr::training {
@@ -59,6 +60,27 @@ absl::StatusOr<CheckpointPolicy> LoadCheckpointPolicy(const std::string& path) {
   policy.config = *config;
   policy.store = std::make_shared<inference::ModelStore>(*networks);
   return policy;
+}
+
+absl::StatusOr<std::unique_ptr<CheckpointBot>> CheckpointBot::Load(const std::string& path) {
+  auto policy = LoadCheckpointPolicy(path);
+  if (!policy.ok()) return policy.status();
+  if (policy->config.run.game != "lost-cities") {
+    return absl::InvalidArgumentError(lcfr::StreamCat(path, ": a ", policy->config.run.game,
+                                                      " checkpoint, not a Lost Cities one"));
+  }
+  inference::InferenceConfig inference;
+  inference.precision = "fp32";
+  auto evaluator = inference::MakeBatchedEvaluator(policy->store, inference);
+  if (!evaluator.ok()) return evaluator.status();
+  std::unique_ptr<CheckpointBot> bot(new CheckpointBot());
+  bot->directory_ = policy->directory;
+  bot->rules_ = policy->config.rules;
+  bot->evaluator_ = std::move(*evaluator);
+  bot->client_ = traversal::PolicyClient::Direct(bot->evaluator_.get(), &bot->stats_);
+  bot->player_ = std::make_unique<PolicyBot>(&bot->client_, traversal::kStrategyNetwork,
+                                             engine::LostCities(bot->rules_));
+  return bot;
 }
 
 }  // namespace lcfr::training

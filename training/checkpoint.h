@@ -7,8 +7,13 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "engine/bots.h"
 #include "inference/model_store.h"
 #include "training/config.h"
+#include "training/evaluation.h"
+#include "traversal/evaluator.h"
+#include "traversal/fiber_batcher.h"
+#include "traversal/stats.h"
 
 namespace lcfr::training {
 
@@ -20,6 +25,29 @@ struct CheckpointPolicy {
 
 // `path`: a checkpoint directory or a run directory. Errors name the file and the problem.
 absl::StatusOr<CheckpointPolicy> LoadCheckpointPolicy(const std::string& path);
+
+// A Lost Cities bot that plays a checkpoint's strategy network, one fp32 forward per decision
+// on the CPU (for `lcfr agent` and `lcfr play`). Not thread-safe.
+class CheckpointBot : public engine::Bot {
+ public:
+  // Errors: the path holds no checkpoint, or one of another game.
+  static absl::StatusOr<std::unique_ptr<CheckpointBot>> Load(const std::string& path);
+
+  int Act(const engine::LostCities& game, const engine::State& state, engine::Rng& rng) override {
+    return player_->Act(game, state, rng);
+  }
+  std::string Name() const override { return directory_; }
+  const engine::Rules& rules() const { return rules_; }
+
+ private:
+  CheckpointBot() = default;
+  std::string directory_;
+  engine::Rules rules_;
+  std::unique_ptr<traversal::Evaluator> evaluator_;
+  traversal::WorkerStats stats_;
+  traversal::PolicyClient client_;
+  std::unique_ptr<PolicyBot> player_;
+};
 
 }  // namespace lcfr::training
 
