@@ -59,7 +59,6 @@ absl::Status MakeDirectory(const std::string& path) {
   return absl::OkStatus();
 }
 
-
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(StreamCat(path, ": cannot open"));
@@ -270,51 +269,57 @@ class Trainer {
     return line;
   }
 
-  // A mini-batch of `rows` samples drawn uniformly (with replacement) from `memory`.
-  Batch Sample(const Reservoir& memory, int64_t rows, engine::Rng& rng, int t) {
-    Batch b;
-    const auto options = torch::TensorOptions().dtype(torch::kFloat);
-    b.x = torch::empty({rows, feature_size_}, options);
-    b.target = torch::empty({rows, num_actions_}, options);
-    b.mask = torch::zeros({rows, num_actions_}, options);
-    b.weight = torch::empty({rows}, options);
-    float* x = b.x.data_ptr<float>();
-    float* target = b.target.data_ptr<float>();
-    float* mask = b.mask.data_ptr<float>();
-    float* weight = b.weight.data_ptr<float>();
+  // Host staging for one Fit: allocated once (pinned on CUDA) and refilled every step, so a
+  // mini-batch costs memcpys, no allocation per sample or per step.
+  Batch StagingBatch(int64_t rows) const {
+    const auto options =
+        torch::TensorOptions().dtype(torch::kFloat).pinned_memory(device_.is_cuda());
+    return {torch::empty({rows, feature_size_}, options),
+            torch::empty({rows, num_actions_}, options),
+            torch::empty({rows, num_actions_}, options), torch::empty({rows}, options)};
+  }
+
+  // Fills `host` with `rows` samples drawn uniformly (with replacement) from `memory` and returns
+  // them on the training device (a synchronous copy from pinned memory on CUDA, so the staging
+  // can be refilled at once).
+  Batch Sample(const Reservoir& memory, Batch& host, engine::Rng& rng) {
+    const int64_t rows = host.x.size(0);
+    float* x = host.x.data_ptr<float>();
+    float* target = host.target.data_ptr<float>();
+    float* mask = host.mask.data_ptr<float>();
+    float* weight = host.weight.data_ptr<float>();
     const double clip = config_.training.max_sample_weight;
     for (int64_t r = 0; r < rows; ++r) {
       const int64_t i = static_cast<int64_t>(rng.Next() % static_cast<uint64_t>(memory.size()));
       std::memcpy(x + r * feature_size_, memory.features(i), sizeof(float) * feature_size_);
       std::memcpy(target + r * num_actions_, memory.target(i), sizeof(float) * num_actions_);
-      for (int a = 0; a < num_actions_; ++a)
+      for (int a = 0; a < num_actions_; ++a) {
         mask[r * num_actions_ + a] = (memory.mask(i) >> a & 1) ? 1.0f : 0.0f;
+      }
       double w = memory.weight(i);
       if (clip > 0) w = std::min(w, clip);
       if (config_.training.linear_weighting) w *= memory.iteration(i);
       weight[r] = static_cast<float>(w);
     }
-    (void)t;
-    if (device_ != torch::kCPU) {
-      b.x = b.x.to(device_), b.target = b.target.to(device_);
-      b.mask = b.mask.to(device_), b.weight = b.weight.to(device_);
-    }
-    return b;
+    if (!device_.is_cuda()) return host;
+    return {host.x.to(device_), host.target.to(device_), host.mask.to(device_),
+            host.weight.to(device_)};
   }
 
   // Trains network `n` on `memory`; `strategy` selects the strategy loss. Returns the mean loss
   // of the last tenth of the steps.
-  double Fit(int n, const Reservoir& memory, int steps, bool strategy, engine::Rng& rng, int t) {
+  double Fit(int n, const Reservoir& memory, int steps, bool strategy, engine::Rng& rng) {
     if (memory.size() == 0) return 0.0;
     auto& net = nets_.nets[n];
     net->train();
     torch::optim::Adam optimizer(net->parameters(),
                                  torch::optim::AdamOptions(config_.training.learning_rate));
     const int64_t rows = std::min<int64_t>(config_.training.batch_size, memory.size() * 4);
+    Batch staging = StagingBatch(rows);
     double tail_loss = 0;
     int tail_steps = 0;
     for (int step = 0; step < steps; ++step) {
-      Batch b = Sample(memory, rows, rng, t);
+      Batch b = Sample(memory, staging, rng);
       const torch::Tensor out = net->forward(b.x);
       torch::Tensor per_sample;
       if (!strategy) {
@@ -356,15 +361,14 @@ class Trainer {
     }
     engine::Rng rng(
         engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kBatches, static_cast<uint64_t>(p)}));
-    return Fit(p, *advantage_[p], config_.training.advantage_steps, false, rng, t);
+    return Fit(p, *advantage_[p], config_.training.advantage_steps, false, rng);
   }
 
   double TrainStrategy(int t) {
     Reinitialize(traversal::kStrategyNetwork,
                  engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kInit, 2}));
     engine::Rng rng(engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kBatches, 2}));
-    return Fit(traversal::kStrategyNetwork, *strategy_, config_.training.strategy_steps, true, rng,
-               t);
+    return Fit(traversal::kStrategyNetwork, *strategy_, config_.training.strategy_steps, true, rng);
   }
 
   void Evaluate(int t, nlohmann::ordered_json& line);
