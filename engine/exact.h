@@ -74,11 +74,7 @@ class ExactSolver {
 
   // Both players' expected payoffs when both follow `policy`.
   std::array<double, 2> Values(const Policy& policy) const {
-    const std::vector<float> sigma = Tabulate(policy);
-    std::vector<double> memo(nodes_.size(), kUnset);
-    double v0 = 0;
-    for (const Root& root : roots_)
-      v0 += root.probability * OnPolicyValue(root.node, 0, sigma, memo);
+    const double v0 = Value0(Tabulate(policy));
     return {v0, -v0};
   }
 
@@ -91,10 +87,7 @@ class ExactSolver {
   ExploitabilityResult Exploitability(const Policy& policy) const {
     const std::vector<float> sigma = Tabulate(policy);
     ExploitabilityResult result;
-    std::vector<double> memo(nodes_.size(), kUnset);
-    double v0 = 0;
-    for (const Root& root : roots_)
-      v0 += root.probability * OnPolicyValue(root.node, 0, sigma, memo);
+    const double v0 = Value0(sigma);
     result.value = {v0, -v0};
     for (int p = 0; p < 2; ++p) result.br_value[p] = BestResponse(sigma, p);
     result.nash_conv = result.br_value[0] + result.br_value[1];
@@ -199,6 +192,16 @@ class ExactSolver {
       LCFR_CHECK(std::abs(total - 1.0) < 1e-4);
     }
     return sigma;
+  }
+
+  // Player 0's expected payoff over all deals when both players follow sigma.
+  double Value0(const std::vector<float>& sigma) const {
+    std::vector<double> memo(nodes_.size(), kUnset);
+    double v0 = 0;
+    for (const Root& root : roots_) {
+      v0 += root.probability * OnPolicyValue(root.node, 0, sigma, memo);
+    }
+    return v0;
   }
 
   // Expected payoff of `player` below `node` when both players follow sigma.

@@ -6,6 +6,7 @@
 
 #include "engine/check.h"
 #include "engine/stream_cat.h"
+#include "traversal/regret_matching.h"
 
 namespace lcfr::training {
 
@@ -19,18 +20,9 @@ int PolicyBot::Act(const engine::LostCities& game, const engine::State& state, e
   const uint32_t legal = game.LegalMask(state);
   game.Encode(state, features_);
   policy_->Evaluate(network_, features_, legal, probabilities_);
-  const double u = rng.UniformDouble();
-  double cumulative = 0;
-  int last = -1;
-  for (uint32_t m = legal; m; m &= m - 1) {
-    const int a = std::countr_zero(m);
-    if (probabilities_[a] <= 0) continue;
-    last = a;
-    cumulative += probabilities_[a];
-    if (u < cumulative) return a;
-  }
-  LCFR_CHECK_GE(last, 0) << "the policy gave no probability to a legal action";
-  return last;
+  const int action = traversal::SampleAction(probabilities_, legal, 0.0, rng.UniformDouble());
+  LCFR_CHECK_GE(action, 0) << "the policy gave no probability to a legal action";
+  return action;
 }
 
 absl::StatusOr<engine::MatchResult> PlayNetworkMatch(const engine::LostCities& game,

@@ -515,7 +515,6 @@ class Trainer {
 // Toy games: the exact exploitability of the strategy network's policy.
 template <engine::Game G>
 void Trainer<G>::Evaluate(int t, nlohmann::ordered_json& line) {
-  (void)t;
   if constexpr (engine::EnumerableGame<G>) {
     c10::InferenceMode guard;
     auto& net = nets_.nets[traversal::kStrategyNetwork];

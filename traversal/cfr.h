@@ -55,6 +55,7 @@
 #include "engine/rng.h"
 #include "traversal/evaluator.h"
 #include "traversal/fiber_batcher.h"
+#include "traversal/regret_matching.h"
 #include "traversal/samples.h"
 #include "traversal/stats.h"
 
@@ -271,20 +272,10 @@ class CfrTraversal {
 
   // Draws an action from epsilon * uniform(legal) + (1 - epsilon) * sigma.
   int Sample(const std::array<float, 32>& sigma, uint32_t legal, double epsilon) {
-    const double u = rng_.UniformDouble();
-    const double uniform = epsilon / std::popcount(legal);
-    double cumulative = 0;
-    int last = -1;
-    for (uint32_t m = legal; m; m &= m - 1) {
-      const int a = std::countr_zero(m);
-      const double p = uniform + (1 - epsilon) * sigma[a];
-      if (p <= 0) continue;
-      last = a;
-      cumulative += p;
-      if (u < cumulative) return a;
-    }
-    LCFR_CHECK_GE(last, 0) << "the evaluator returned no probability on a legal action";
-    return last;  // rounding: u at the accumulated total
+    const int action = SampleAction(std::span<const float>(sigma.data(), num_actions_), legal,
+                                    epsilon, rng_.UniformDouble());
+    LCFR_CHECK_GE(action, 0) << "the evaluator returned no probability on a legal action";
+    return action;
   }
 
   const G& game_;

@@ -100,24 +100,24 @@ void RegretTable::AverageStrategy(int player, std::span<const float> features, u
   }
 }
 
-void RegretTable::AddRegrets(const SampleBuffer& samples, size_t begin, size_t count,
-                             double scale) {
+void RegretTable::Add(const SampleBuffer& samples, size_t begin, size_t count, double scale,
+                      std::vector<double> Entry::*sums) {
   for (size_t i = begin; i < begin + count; ++i) {
-    Entry& entry = Get(samples.player(i), samples.features(i));
+    std::vector<double>& sum = Get(samples.player(i), samples.features(i)).*sums;
     const double w = scale * samples.weight(i);
     const auto target = samples.target(i);
-    for (int a = 0; a < num_actions_; ++a) entry.regret[a] += w * target[a];
+    for (int a = 0; a < num_actions_; ++a) sum[a] += w * target[a];
   }
+}
+
+void RegretTable::AddRegrets(const SampleBuffer& samples, size_t begin, size_t count,
+                             double scale) {
+  Add(samples, begin, count, scale, &Entry::regret);
 }
 
 void RegretTable::AddStrategies(const SampleBuffer& samples, size_t begin, size_t count,
                                 double scale) {
-  for (size_t i = begin; i < begin + count; ++i) {
-    Entry& entry = Get(samples.player(i), samples.features(i));
-    const double w = scale * samples.weight(i);
-    const auto target = samples.target(i);
-    for (int a = 0; a < num_actions_; ++a) entry.strategy_sum[a] += w * target[a];
-  }
+  Add(samples, begin, count, scale, &Entry::strategy_sum);
 }
 
 void TabularEvaluator::Evaluate(std::span<const PolicyRequest> requests) {

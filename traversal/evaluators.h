@@ -78,6 +78,8 @@ class RegretTable {
     std::vector<double> strategy_sum;
   };
   Entry& Get(int player, std::span<const float> features);
+  void Add(const SampleBuffer& samples, size_t begin, size_t count, double scale,
+           std::vector<double> Entry::*sums);
   const Entry* Find(int player, std::span<const float> features) const;
 
   int num_actions_;

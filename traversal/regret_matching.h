@@ -3,6 +3,7 @@
 #ifndef LCFR_TRAVERSAL_REGRET_MATCHING_H_
 #define LCFR_TRAVERSAL_REGRET_MATCHING_H_
 
+#include <bit>
 #include <cstdint>
 #include <span>
 
@@ -21,6 +22,25 @@ void RegretMatching(std::span<const float> advantages, uint32_t legal, std::span
                     RmFallback fallback);
 void RegretMatching(std::span<const double> advantages, uint32_t legal, std::span<float> out,
                     RmFallback fallback);
+
+// Draws a legal action from epsilon * uniform(legal) + (1 - epsilon) * probabilities, given a
+// uniform draw u in [0, 1). Actions with zero probability are never drawn; returns -1 only when
+// no legal action has positive probability.
+inline int SampleAction(std::span<const float> probabilities, uint32_t legal, double epsilon,
+                        double u) {
+  const double uniform = epsilon / std::popcount(legal);
+  double cumulative = 0;
+  int last = -1;
+  for (uint32_t m = legal; m; m &= m - 1) {
+    const int a = std::countr_zero(m);
+    const double p = uniform + (1 - epsilon) * probabilities[a];
+    if (p <= 0) continue;
+    last = a;
+    cumulative += p;
+    if (u < cumulative) return a;
+  }
+  return last;  // rounding: u at the accumulated total
+}
 
 }  // namespace lcfr::traversal
 
