@@ -64,6 +64,7 @@ int RunPlot(const PlotOptions& opts) {
   }
   // Columns per iteration: losses, throughput; evaluation series by name.
   std::string losses, throughput;
+  bool has_value_loss = false;               // the value scheme
   std::map<std::string, std::string> evals;  // name -> "iteration value low high" lines
   int line_no = 0;
   for (std::string line; std::getline(in, line);) {
@@ -77,11 +78,13 @@ int RunPlot(const PlotOptions& opts) {
       return kExitBadInput;
     }
     const int t = j.value("iteration", 0);
-    losses += fmt::format("{} {} {} {}\n", t, j["advantage_loss"][0].get<double>(),
-                          j["advantage_loss"][1].get<double>(),
-                          j.contains("strategy_loss")
-                              ? fmt::format("{}", j["strategy_loss"].get<double>())
-                              : std::string("NaN"));
+    auto optional = [&j](const char* key) {
+      return j.contains(key) ? fmt::format("{}", j[key].get<double>()) : std::string("NaN");
+    };
+    has_value_loss |= j.contains("value_loss");
+    losses += fmt::format("{} {} {} {} {}\n", t, j["advantage_loss"][0].get<double>(),
+                          j["advantage_loss"][1].get<double>(), optional("strategy_loss"),
+                          optional("value_loss"));
     throughput += fmt::format("{} {} {}\n", t, j.value("policy_calls_per_s", 0.0),
                               j.value("rows_per_forward", 0.0));
     if (j.contains("exploitability")) {
@@ -99,12 +102,13 @@ int RunPlot(const PlotOptions& opts) {
   std::vector<std::string> written;
   const std::string data = out_dir + "/.losses.dat";
   WriteText(data, losses);
-  if (Gnuplot(fmt::format("set title 'losses'\nset xlabel 'iteration'\nset logscale y\n"
-                          "plot '{0}' u 1:2 w l lw 2 t 'advantage loss, player 0', "
-                          "'{0}' u 1:3 w l lw 2 t 'advantage loss, player 1', "
-                          "'{0}' u 1:4 w lp t 'strategy loss'\n",
-                          data),
-              out_dir + "/losses.png")) {
+  if (Gnuplot(
+          fmt::format("set title 'losses'\nset xlabel 'iteration'\nset logscale y\n"
+                      "plot '{0}' u 1:2 w l lw 2 t 'advantage loss, player 0', "
+                      "'{0}' u 1:3 w l lw 2 t 'advantage loss, player 1', "
+                      "'{0}' u 1:4 w lp t 'strategy loss'{1}\n",
+                      data, has_value_loss ? ", '" + data + "' u 1:5 w l lw 2 t 'value loss'" : ""),
+          out_dir + "/losses.png")) {
     written.push_back(out_dir + "/losses.png");
   }
   const std::string tdata = out_dir + "/.throughput.dat";

@@ -1,6 +1,17 @@
-// lcfr train: a Deep CFR training run from a YAML configuration.
+// lcfr train: a Deep CFR training run from a YAML configuration, in one process or several
+// (--nproc, or the RANK/WORLD_SIZE variables of torchrun and srun: docs/distributed.md).
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "apps/commands.h"
@@ -18,7 +29,112 @@ struct TrainCommandOptions {
   std::string run_dir;
   std::string resume;
   bool quiet = false;
+  int nproc = 1;
 };
+
+// A free TCP port on the loopback interface, for --nproc's rendezvous (0 if none).
+int FreeLoopbackPort() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return 0;
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  socklen_t length = sizeof(addr);
+  int port = 0;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &length) == 0) {
+    port = ntohs(addr.sin_port);
+  }
+  ::close(fd);
+  return port;
+}
+
+std::string Describe(int status) {
+  if (WIFEXITED(status)) return StrCat("exited with status ", WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) return StrCat("was killed by signal ", WTERMSIG(status));
+  return "stopped";
+}
+
+// --nproc N: runs this same command as N local ranks (child processes with RANK, WORLD_SIZE,
+// LOCAL_RANK, MASTER_ADDR and MASTER_PORT set) and waits for them. When one fails, the others
+// get 5 s to notice and report it themselves (a dead peer fails their next collective), then
+// SIGTERM, then SIGKILL after 5 s more; the first failure's status is returned.
+int LaunchRanks(const TrainCommandOptions& opts, const std::string& run_dir) {
+  const int port = FreeLoopbackPort();
+  if (port == 0) {
+    PrintError("train", "--nproc: cannot find a free port on 127.0.0.1");
+    return kExitFailure;
+  }
+  std::vector<std::string> args = {"/proc/self/exe", "train"};
+  if (!opts.config.empty()) args.insert(args.end(), {"--config", opts.config});
+  for (const std::string& set : opts.sets) args.insert(args.end(), {"--set", set});
+  if (!opts.resume.empty()) {
+    args.insert(args.end(), {"--resume", opts.resume});
+  } else {
+    args.insert(args.end(), {"--run-dir", run_dir});
+  }
+  if (opts.quiet) args.push_back("--quiet");
+  std::vector<pid_t> children;
+  for (int rank = 0; rank < opts.nproc; ++rank) {
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+      PrintError("train", "--nproc: fork failed");
+      for (pid_t child : children) ::kill(child, SIGTERM);
+      return kExitFailure;
+    }
+    if (pid == 0) {
+      ::setenv("RANK", std::to_string(rank).c_str(), 1);
+      ::setenv("LOCAL_RANK", std::to_string(rank).c_str(), 1);
+      ::setenv("WORLD_SIZE", std::to_string(opts.nproc).c_str(), 1);
+      ::setenv("MASTER_ADDR", "127.0.0.1", 1);
+      ::setenv("MASTER_PORT", std::to_string(port).c_str(), 1);
+      std::vector<char*> argv;
+      for (std::string& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      ::execv(argv[0], argv.data());
+      std::_Exit(127);
+    }
+    children.push_back(pid);
+  }
+  using Clock = std::chrono::steady_clock;
+  int result = kExitOk;
+  int running = opts.nproc;
+  bool stopping = false;
+  int signals_sent = 0;
+  auto next_signal = Clock::time_point::max();
+  while (running > 0) {
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, stopping ? WNOHANG : 0);
+    if (pid == 0) {  // stopping, none exited yet
+      if (Clock::now() > next_signal && signals_sent < 2) {
+        for (pid_t child : children) {
+          if (child > 0) ::kill(child, signals_sent == 0 ? SIGTERM : SIGKILL);
+        }
+        ++signals_sent;
+        next_signal = Clock::now() + std::chrono::seconds(5);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      continue;
+    }
+    if (pid < 0) break;
+    int rank = -1;
+    for (int r = 0; r < opts.nproc; ++r) {
+      if (children[r] == pid) rank = r, children[r] = -1;
+    }
+    if (rank < 0) continue;
+    --running;
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (!ok && result == kExitOk) {
+      result = WIFEXITED(status) ? WEXITSTATUS(status) : kExitFailure;
+      PrintError("train", StrCat("rank ", rank, " of ", opts.nproc, " ", Describe(status),
+                                 "; stopping the other ranks"));
+      stopping = true;
+      next_signal = Clock::now() + std::chrono::seconds(5);
+    }
+  }
+  return result;
+}
 
 int ExitCodeFor(const absl::Status& status) {
   switch (status.code()) {
@@ -60,6 +176,19 @@ int RunTrain(const TrainCommandOptions& opts) {
     PrintError("train", std::string(s.message()));
     return kExitBadInput;
   }
+  const char* world = std::getenv("WORLD_SIZE");
+  const bool ranked = world != nullptr && std::atoi(world) > 1;
+  if (opts.nproc > 1 && world != nullptr) {
+    PrintError("train", "--nproc starts its own ranks; unset WORLD_SIZE (or drop --nproc)");
+    return kExitBadInput;
+  }
+  if (ranked && run_dir.empty()) {
+    PrintError("train", "several ranks (WORLD_SIZE > 1) need the same --run-dir (or --resume)");
+    return kExitBadInput;
+  }
+  // With several ranks only rank 0 talks; the others report errors only.
+  const char* rank_text = std::getenv("RANK");
+  const bool speaker = !ranked || rank_text == nullptr || std::atoi(rank_text) == 0;
   if (run_dir.empty()) {
     char stamp[32];
     const std::time_t now = std::time(nullptr);
@@ -70,20 +199,23 @@ int RunTrain(const TrainCommandOptions& opts) {
       return kExitFailure;
     }
   }
-  if (!opts.quiet) {
-    fmt::print(stderr, "train: {} for {} iterations into {}\n", config->run.game,
-               config->run.iterations, run_dir);
+  if (opts.nproc > 1) return LaunchRanks(opts, run_dir);
+  if (!opts.quiet && speaker) {
+    fmt::print(stderr, "train: {} for {} iterations into {}{}\n", config->run.game,
+               config->run.iterations, run_dir,
+               ranked ? StrCat(" on ", std::atoi(world), " ranks") : std::string());
   }
   training::TrainOptions options;
   options.config = *config;
   options.run_dir = run_dir;
   options.resume = !opts.resume.empty();
-  options.progress = !opts.quiet;
+  options.progress = !opts.quiet && speaker;
   const absl::Status status = training::Train(options);
   if (!status.ok()) {
     PrintError("train", std::string(status.message()));
     return ExitCodeFor(status);
   }
+  if (!speaker) return kExitOk;
   if (!opts.quiet) fmt::print(stderr, "train: done; results in {}\n", run_dir);
   fmt::print("{}\n", run_dir);
   return kExitOk;
@@ -105,6 +237,10 @@ CommandFn AddTrainCommand(CLI::App& app) {
                   "continue the run in this directory from its latest "
                   "checkpoint");
   sub->add_flag("--quiet", opts->quiet, "no progress output");
+  sub->add_option("--nproc", opts->nproc,
+                  "run as N local processes (ranks) joined through c10d/Gloo; set "
+                  "traversal.workers per rank (docs/distributed.md)")
+      ->check(CLI::Range(1, 1024));
   return [opts] { return RunTrain(*opts); };
 }
 

@@ -6,7 +6,7 @@
 //
 //   build/benchmarks/bench_policy_boundary [--benchmark_filter=...]
 //
-// Network: Lost Cities classic (594 inputs, 31 actions), 512x3 ReLU unless LCFR_BENCH_HIDDEN /
+// Network: Lost Cities classic (618 inputs, 31 actions), 512x3 ReLU unless LCFR_BENCH_HIDDEN /
 // LCFR_BENCH_LAYERS say otherwise. One intra-op thread. Counters: per_call and per_row, wall time
 // per policy call and per row (shown with SI prefixes, e.g. 12.3us).
 #include <ATen/ATen.h>

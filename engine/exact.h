@@ -13,6 +13,7 @@
 #ifndef LCFR_ENGINE_EXACT_H_
 #define LCFR_ENGINE_EXACT_H_
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -95,34 +96,62 @@ class ExactSolver {
     return result;
   }
 
-  // Counterfactual regrets of `player` under `policy`, per infoset key: r(I, a) = sum over
-  // histories h in I of pi_-i(h) * (v(h.a) - v(h)), where pi_-i is the chance and opponent
-  // reach and v the player's expected payoff under the policy. 0 at illegal actions.
-  std::unordered_map<std::string, std::vector<double>> CounterfactualRegrets(const Policy& policy,
-                                                                             int player) const {
+  // Per infoset of `player` under `policy`: reach = sum over histories h in I of pi_-i(h), the
+  // chance and opponent reach; q[a] = sum_h pi_-i(h) v(h.a) / reach, the expected payoff of
+  // action a given I (the action value a value network estimates), with v the player's expected
+  // payoff under the policy. q is 0 at illegal actions, and wherever reach is 0.
+  struct ActionValue {
+    double reach = 0;
+    std::vector<double> q;
+  };
+  std::unordered_map<std::string, ActionValue> ActionValues(const Policy& policy,
+                                                            int player) const {
     const std::vector<float> sigma = Tabulate(policy);
     const std::vector<double> reach = OpponentReach(sigma, player);
     std::vector<double> memo(nodes_.size(), kUnset);
-    std::unordered_map<std::string, std::vector<double>> regrets;
+    std::unordered_map<std::string, ActionValue> values;
     const int n = game_.num_actions();
-    for (size_t i = 0; i < infosets_.size(); ++i) {
-      const Infoset& infoset = infosets_[i];
+    for (const Infoset& infoset : infosets_) {
       if (infoset.player != player) continue;
-      std::vector<double> cfv(n, 0.0);
+      ActionValue& value = values[infoset.key];
+      value.q.assign(n, 0.0);
       for (int node : infoset.nodes) {
         const Node& h = nodes_[node];
+        value.reach += reach[node];
         int child = h.first_child;
         for (int a = 0; a < n; ++a) {
           if (!(h.legal >> a & 1)) continue;
-          cfv[a] += reach[node] * OnPolicyValue(child++, player, sigma, memo);
+          value.q[a] += reach[node] * OnPolicyValue(child++, player, sigma, memo);
         }
       }
+      if (value.reach > 0) {
+        for (double& q : value.q) q /= value.reach;
+      } else {
+        std::fill(value.q.begin(), value.q.end(), 0.0);
+      }
+    }
+    return values;
+  }
+
+  // Counterfactual regrets of `player` under `policy`, per infoset key: r(I, a) = sum over
+  // histories h in I of pi_-i(h) * (v(h.a) - v(h)) = reach * (q[a] - sum_b sigma(b) q[b]) in
+  // ActionValues' terms. 0 at illegal actions.
+  std::unordered_map<std::string, std::vector<double>> CounterfactualRegrets(const Policy& policy,
+                                                                             int player) const {
+    const std::vector<float> sigma = Tabulate(policy);
+    std::unordered_map<std::string, std::vector<double>> regrets;
+    const int n = game_.num_actions();
+    const auto values = ActionValues(policy, player);
+    for (size_t i = 0; i < infosets_.size(); ++i) {
+      const Infoset& infoset = infosets_[i];
+      if (infoset.player != player) continue;
+      const ActionValue& value = values.at(infoset.key);
       double node_value = 0;
-      for (int a = 0; a < n; ++a) node_value += sigma[i * n + a] * cfv[a];
+      for (int a = 0; a < n; ++a) node_value += sigma[i * n + a] * value.q[a];
       std::vector<double>& r = regrets[infoset.key];
       r.assign(n, 0.0);
       for (int a = 0; a < n; ++a) {
-        if (infoset.legal >> a & 1) r[a] = cfv[a] - node_value;
+        if (infoset.legal >> a & 1) r[a] = value.reach * (value.q[a] - node_value);
       }
     }
     return regrets;

@@ -53,7 +53,8 @@ LostCities::LostCities(const Rules& rules) : rules_(rules) {
   const int k = rules.cards_per_color();
   num_actions_ = rules.num_actions();
   encoding_size_ = kCardPlanes * rules.colors * k + kColorFeatures * rules.colors +
-                   rules.hand_size * (rules.colors + 4) + kGlobalFeatures + num_actions_;
+                   rules.hand_size * (rules.colors + kSlotFeatures) + kGlobalFeatures +
+                   num_actions_;
   color_mask_ = static_cast<uint16_t>((1u << k) - 1);
   wager_mask_ = static_cast<uint16_t>((1u << rules.wagers) - 1);
   max_color_sum_ = 0;
@@ -467,17 +468,31 @@ void LostCities::Encode(const State& s, std::span<float> out) const {
   }
 
   float* slots = features + kColorFeatures * colors;
-  const int slot_width = colors + 4;
+  const int slot_width = colors + kSlotFeatures;
   for (int j = 0; j < s.hand_count[me]; ++j) {
     const Card card = s.hand[me][j];
     const int c = CardColor(card);
     const int i = CardIndex(card);
+    const bool can_play = (playable[c] >> i) & 1;
+    const uint32_t my_exp = s.expedition[me][c];
+    const uint32_t opp_exp = s.expedition[opp][c];
     float* f = slots + j * slot_width;
     f[c] = 1.0f;
     f[colors] = i < rules_.wagers ? 1.0f : 0.0f;
     f[colors + 1] = static_cast<float>(value_of_index_[i]) * inv_max_value_;
-    f[colors + 2] = ((playable[c] >> i) & 1) ? 1.0f : 0.0f;
+    f[colors + 2] = can_play ? 1.0f : 0.0f;
     f[colors + 3] = 1.0f;
+    f[colors + 4] = can_play && my_exp == 0 ? 1.0f : 0.0f;
+    if (can_play) {
+      const uint32_t after = my_exp | (1u << i);
+      const int after_score =
+          (s.expedition_sum[me][c] + value_of_index_[i] - rules_.expedition_cost) *
+              (1 + std::popcount(after & wager_mask_)) +
+          (std::popcount(after) >= rules_.bonus_threshold ? rules_.bonus : 0);
+      f[colors + 5] = static_cast<float>(after_score - ColorScore(s, me, c)) * (1.0f / kScoreScale);
+    }
+    const bool opp_can_play = opp_exp != 0 && (opp_exp >> std::max(i, rules_.wagers)) == 0;
+    f[colors + 6] = opp_can_play ? 1.0f : 0.0f;
   }
 
   float* g = slots + h * slot_width;

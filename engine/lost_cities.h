@@ -169,14 +169,17 @@ class LostCities {
   //       10 cards in my hand I can play now/H   11 the pile top is playable for me
   //       12 discard pile size/K                 13 unseen cards/K
   //       14 I just discarded to this pile
-  //   then H blocks of (C + 4), for each hand slot: color one-hot (C), is wager,
-  //       value/max value, playable now, slot occupied
+  //   then H blocks of (C + kSlotFeatures), for each hand slot: color one-hot (C), is wager,
+  //       value/max value, playable now, slot occupied, playing it starts an expedition,
+  //       (my color score after playing it - before)/kScoreScale (0 if not playable), the
+  //       opponent has started this color and could still play it there
   //   then kGlobalFeatures: deck size/initial deck size, card decision, draw decision,
   //       (my score - opponent's)/kScoreScale, decisions/max_decisions
   //   then A entries: the legal mask (1.0 legal)
-  // Classic rules: 420 + 75 + 72 + 5 + 22 = 594 floats.
+  // Classic rules: 420 + 75 + 96 + 5 + 22 = 618 floats.
   static constexpr int kCardPlanes = 7;
   static constexpr int kColorFeatures = 15;
+  static constexpr int kSlotFeatures = 7;
   static constexpr int kGlobalFeatures = 5;
   static constexpr float kScoreScale = 100.0f;
   int EncodingSize() const { return encoding_size_; }

@@ -80,9 +80,15 @@ class BatchedEvaluator : public traversal::Evaluator {
       mask_device_ = at::ones({rows * actions_}, device_options);
 #endif
     }
-    // The one non-contiguous subset of networks {0, 2}, as an index for index_select.
-    skip_index_ = at::tensor(std::vector<int64_t>{0, 2}, at::TensorOptions().dtype(at::kLong))
-                      .to(device_options.device());
+    // Every subset of networks as an index for index_select (used for the non-contiguous ones).
+    for (uint32_t subset = 1; subset < subset_index_.size(); ++subset) {
+      std::vector<int64_t> ids;
+      for (int n = 0; n < kNumNetworks; ++n) {
+        if (subset >> n & 1) ids.push_back(n);
+      }
+      subset_index_[subset] =
+          at::tensor(ids, at::TensorOptions().dtype(at::kLong)).to(device_options.device());
+    }
     Refresh();
   }
 
@@ -144,7 +150,9 @@ class BatchedEvaluator : public traversal::Evaluator {
     const int64_t n = static_cast<int64_t>(used.size());
     if (n == kNumNetworks) return stacked;
     if (used.back() - used.front() + 1 == n) return stacked.narrow(0, used.front(), n);
-    return stacked.index_select(0, skip_index_);
+    uint32_t subset = 0;
+    for (int id : used) subset |= 1u << id;
+    return stacked.index_select(0, subset_index_[subset]);
   }
 
   at::Device Device() const { return cuda_ ? at::Device(at::kCUDA) : at::Device(at::kCPU); }
@@ -249,8 +257,7 @@ class BatchedEvaluator : public traversal::Evaluator {
       for (size_t i = 0; i < requests.size(); ++i) {
         const PolicyRequest& r = requests[i];
         PolicyFromOutputsRow({o + positions_[i] * actions_, static_cast<size_t>(actions_)},
-                             r.legal_mask, r.network == traversal::kStrategyNetwork,
-                             config_.fallback, r.output);
+                             r.legal_mask, OutputKindOf(r.network), config_.fallback, r.output);
       }
       return;
     }
@@ -270,9 +277,9 @@ class BatchedEvaluator : public traversal::Evaluator {
     const at::Tensor outputs = Forward(x_device_, used, rows);
     const at::Tensor mask =
         mask_device_.narrow(0, 0, blocks * rows * actions_).view({blocks, rows, actions_});
-    std::vector<bool> strategy;
-    for (int n : used) strategy.push_back(n == traversal::kStrategyNetwork);
-    return PolicyFromOutputs(outputs, mask, strategy, config_.fallback);
+    std::vector<OutputKind> kinds;
+    for (int n : used) kinds.push_back(OutputKindOf(n));
+    return PolicyFromOutputs(outputs, mask, kinds, config_.fallback);
   }
 
   void ComputeOnDevice(const std::vector<int>& used, int64_t rows) {
@@ -325,7 +332,7 @@ class BatchedEvaluator : public traversal::Evaluator {
   int64_t bf16_min_rows_ = -1;  // bf16 forward from this many rows on; -1: never
   at::Tensor x_host_, mask_host_, probs_host_;
   std::array<at::Tensor, 2> hidden_;
-  at::Tensor skip_index_;
+  std::array<at::Tensor, 1u << kNumNetworks> subset_index_;  // by bitmask of network ids
   std::vector<int64_t> positions_;
 };
 

@@ -30,7 +30,7 @@ struct NetworkShape {
   int num_actions = 0;
   NetworkConfig config;
 
-  // "lost-cities: 594 -> 512x3 relu -> 31"
+  // "lost-cities: 618 -> 512x3 relu -> 31"
   std::string ToString() const;
   bool operator==(const NetworkShape& other) const;
 };

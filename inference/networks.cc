@@ -16,7 +16,9 @@
 namespace lcfr::inference {
 namespace {
 
-constexpr int64_t kFormatVersion = 1;
+// Format 2 holds four networks; format 1 (before the value network) three, and loads with a
+// fresh value network.
+constexpr int64_t kFormatVersion = 2;
 
 }  // namespace
 
@@ -115,6 +117,7 @@ absl::StatusOr<NetworkSet> LoadNetworks(const std::string& path, const NetworkSh
     return absl::NotFoundError(lcfr::StreamCat(path, ": no such file"));
   }
   NetworkShape shape;
+  int stored = kNumNetworks;  // networks in the file
   torch::serialize::InputArchive archive;
   try {
     archive.load_from(path);
@@ -132,10 +135,11 @@ absl::StatusOr<NetworkSet> LoadNetworks(const std::string& path, const NetworkSh
       return value.toStringRef();
     };
     const int64_t format = read_int("format");
-    if (format != kFormatVersion) {
+    if (format != 1 && format != kFormatVersion) {
       throw std::runtime_error(
-          lcfr::StreamCat("format version ", format, ", expected ", kFormatVersion));
+          lcfr::StreamCat("format version ", format, ", expected 1 or ", kFormatVersion));
     }
+    stored = format == 1 ? 3 : kNumNetworks;
     shape.game = read_string("game");
     shape.input_size = static_cast<int>(read_int("input_size"));
     shape.num_actions = static_cast<int>(read_int("num_actions"));
@@ -158,7 +162,7 @@ absl::StatusOr<NetworkSet> LoadNetworks(const std::string& path, const NetworkSh
   }
   NetworkSet set = NetworkSet::Create(shape, 0);
   try {
-    for (int i = 0; i < kNumNetworks; ++i) {
+    for (int i = 0; i < stored; ++i) {
       torch::serialize::InputArchive net;
       archive.read(lcfr::StreamCat("network", i), net);
       set.nets[i]->load(net);

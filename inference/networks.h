@@ -1,8 +1,9 @@
 // The policy networks as libtorch modules, for the trainer and the evaluator. Includes libtorch:
 // only inference/ and training/ .cc files include this header.
 //
-// A NetworkSet holds the three networks of a Deep CFR run, indexed by the network ids of
-// traversal/evaluator.h: advantage network of player 0, of player 1, and the strategy network.
+// A NetworkSet holds the four networks of a Deep CFR run, indexed by the network ids of
+// traversal/evaluator.h: advantage network of player 0, of player 1, the strategy network and
+// the value network (trained by the value scheme only).
 // Each is an MLP input -> hidden_width x hidden_layers (activation) -> num_actions.
 #ifndef LCFR_INFERENCE_NETWORKS_H_
 #define LCFR_INFERENCE_NETWORKS_H_
@@ -43,11 +44,11 @@ class MlpImpl : public torch::nn::Cloneable<MlpImpl> {
 };
 TORCH_MODULE(Mlp);
 
-inline constexpr int kNumNetworks = 3;
+inline constexpr int kNumNetworks = 4;
 
 struct NetworkSet {
   NetworkShape shape;
-  std::array<Mlp, kNumNetworks> nets{Mlp(nullptr), Mlp(nullptr), Mlp(nullptr)};
+  std::array<Mlp, kNumNetworks> nets{Mlp(nullptr), Mlp(nullptr), Mlp(nullptr), Mlp(nullptr)};
 
   // Fresh networks with libtorch's default initialisation, seeded (torch::manual_seed).
   static NetworkSet Create(const NetworkShape& shape, uint64_t seed);

@@ -122,7 +122,7 @@ std::vector<ConfigField> BuildFields() {
        Member(&TrainConfig::traversal, &TraversalSection::scheme),
        0,
        0,
-       {"external", "outcome", "hybrid"},
+       {"external", "outcome", "hybrid", "value"},
        "sampling scheme (traversal/cfr.h)"});
   add({"traversal",
        "epsilon",
@@ -172,8 +172,13 @@ std::vector<ConfigField> BuildFields() {
        1,
        {},
        "probability that an opponent decision yields a strategy sample (weight 1/rate)"});
-  add({"traversal", "common_random_numbers", Kind::kBool,
-       Member(&TrainConfig::traversal, &TraversalSection::common_random_numbers), 0, 0, {},
+  add({"traversal",
+       "common_random_numbers",
+       Kind::kBool,
+       Member(&TrainConfig::traversal, &TraversalSection::common_random_numbers),
+       0,
+       0,
+       {},
        "expanded actions' subtrees share their random stream (less noisy regrets, unbiased)"});
   add({"traversal",
        "payoff_scale",
@@ -183,6 +188,22 @@ std::vector<ConfigField> BuildFields() {
        kBig,
        {},
        "payoffs are divided by this (0: the game's default; Lost Cities 100 points)"});
+  add({"traversal",
+       "value_from_iteration",
+       Kind::kInt,
+       Member(&TrainConfig::traversal, &TraversalSection::value_from_iteration),
+       1,
+       1e9,
+       {},
+       "value scheme: tail decisions yield advantage samples from this iteration on"});
+  add({"traversal",
+       "value_sample_rate",
+       Kind::kDouble,
+       Member(&TrainConfig::traversal, &TraversalSection::value_sample_rate),
+       1e-9,
+       1,
+       {},
+       "value scheme: probability that a tail decision of the traverser is recorded"});
   // network
   add({"network",
        "hidden_width",
@@ -266,6 +287,14 @@ std::vector<ConfigField> BuildFields() {
        1e9,
        {},
        "reservoir capacity of the strategy memory (samples)"});
+  add({"memory",
+       "value_capacity",
+       Kind::kInt,
+       Member(&TrainConfig::memory, &MemorySection::value_capacity),
+       1,
+       1e9,
+       {},
+       "value scheme: the latest value samples kept (a sliding window, not a reservoir)"});
   // training
   add({"training",
        "device",
@@ -315,6 +344,14 @@ std::vector<ConfigField> BuildFields() {
        1e7,
        {},
        "train the strategy network every N iterations (and after the last)"});
+  add({"training",
+       "value_steps",
+       Kind::kInt,
+       Member(&TrainConfig::training, &TrainingSection::value_steps),
+       1,
+       1e9,
+       {},
+       "value scheme: SGD steps of the value network per iteration (kept between iterations)"});
   add({"training",
        "learning_rate",
        Kind::kDouble,
@@ -396,6 +433,15 @@ std::vector<ConfigField> BuildFields() {
        1024,
        {},
        "evaluation threads"});
+  // distributed
+  add({"distributed",
+       "timeout_s",
+       Kind::kInt,
+       Member(&TrainConfig::distributed, &DistributedSection::timeout_s),
+       1,
+       86400,
+       {},
+       "several processes: a collective or the rendezvous waiting longer fails the run (s)"});
   return f;
 }
 

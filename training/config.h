@@ -30,15 +30,18 @@ struct TraversalSection {
   int worker_chunk_size = 64;         // traversals in flight per worker (fibers)
   int max_batch = 0;                  // flush at this many waiting requests; 0 = worker_chunk_size
   int traversals = 1024;              // traversals per player per iteration
-  std::string scheme = "hybrid";      // external | outcome | hybrid
+  std::string scheme = "value";       // external | outcome | hybrid | value
   double epsilon = 0.6;               // outcome sampling exploration
   int hybrid_depth = 1;               // hybrid: traverser decisions expanded
   int hybrid_actions = 0;             // hybrid: actions expanded per node (0 = all)
   double hybrid_epsilon = 0.0;        // hybrid: exploration in the sampled tail
   int start_depth_max = 120;          // random starts: prefix length uniform in [0, this]
   double strategy_sample_rate = 0.1;  // fraction of opponent decisions that yield a strategy sample
-  bool common_random_numbers = true;  // expanded actions' subtrees share their random stream (small gain)
-  double payoff_scale = 0.0;          // 0 = the game's default (Lost Cities: 100 points)
+  bool common_random_numbers =
+      true;                   // expanded actions' subtrees share their random stream (small gain)
+  double payoff_scale = 0.0;  // 0 = the game's default (Lost Cities: 100 points)
+  int value_from_iteration = 2;     // value scheme: tail advantage samples from this iteration
+  double value_sample_rate = 0.05;  // value scheme: fraction of tail decisions recorded
 };
 
 struct NetworkSection {
@@ -58,6 +61,7 @@ struct InferenceSection {
 struct MemorySection {
   int advantage_capacity = 150000;  // reservoir per player
   int strategy_capacity = 150000;
+  int value_capacity = 150000;  // value scheme: the latest value samples (a sliding window)
 };
 
 struct TrainingSection {
@@ -67,6 +71,7 @@ struct TrainingSection {
   int advantage_steps = 200;     // SGD steps per advantage network per iteration
   int strategy_steps = 600;      // SGD steps per strategy network training
   int strategy_every = 10;       // train the strategy network every N iterations (and at the end)
+  int value_steps = 200;         // value scheme: SGD steps of the value network per iteration
   double learning_rate = 0.001;  // Adam
   bool warm_start =
       false;  // keep advantage networks between iterations (default: retrain from scratch)
@@ -84,6 +89,11 @@ struct EvaluationSection {
   int workers = 2;  // evaluation threads
 };
 
+// Several processes (training/distributed.h, docs/distributed.md); ignored by a single process.
+struct DistributedSection {
+  int timeout_s = 300;  // a collective or the rendezvous waiting longer than this fails the run
+};
+
 struct TrainConfig {
   RunSection run;
   engine::Rules rules;  // Lost Cities rules (section "rules"; keys as configs/README.md)
@@ -93,6 +103,7 @@ struct TrainConfig {
   MemorySection memory;
   TrainingSection training;
   EvaluationSection evaluation;
+  DistributedSection distributed;
 };
 
 // One row of the field table.

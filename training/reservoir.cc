@@ -64,6 +64,26 @@ void Reservoir::Add(const traversal::SampleBuffer& samples, engine::Rng& rng) {
   }
 }
 
+void Reservoir::AddRecent(const traversal::SampleBuffer& samples) {
+  LCFR_CHECK_EQ(samples.feature_size(), feature_size_);
+  LCFR_CHECK_EQ(samples.num_actions(), num_actions_);
+  for (size_t i = 0; i < samples.size(); ++i) {
+    ++seen_;
+    int64_t slot;
+    if (size() < capacity_) {
+      slot = size();
+      features_.resize(features_.size() + feature_size_);
+      targets_.resize(targets_.size() + num_actions_);
+      masks_.push_back(0);
+      weights_.push_back(0);
+      iterations_.push_back(0);
+    } else {
+      slot = (seen_ - 1) % capacity_;  // the oldest sample
+    }
+    Write(slot, samples, i);
+  }
+}
+
 absl::Status Reservoir::Save(const std::string& path) const {
   const std::string temporary = path + ".tmp";
   {

@@ -22,6 +22,10 @@ class Reservoir {
 
   // Offers every sample of `samples`, in order.
   void Add(const traversal::SampleBuffer& samples, engine::Rng& rng);
+  // The other policy, a sliding window: appends every sample, replacing the oldest once full,
+  // so the memory holds the latest `capacity` samples ever added (the value scheme's memory,
+  // whose targets depend on the current strategies). Do not mix with Add on one memory.
+  void AddRecent(const traversal::SampleBuffer& samples);
 
   int64_t capacity() const { return capacity_; }
   int64_t size() const { return static_cast<int64_t>(masks_.size()); }

@@ -29,6 +29,7 @@
 #include "inference/model_store.h"
 #include "inference/networks.h"
 #include "nlohmann/json.hpp"
+#include "training/distributed.h"
 #include "training/evaluation.h"
 #include "training/reservoir.h"
 #include "traversal/runner.h"
@@ -91,16 +92,79 @@ struct Batch {
   torch::Tensor x, target, mask, weight;
 };
 
+// Rank r's share of `total` items split over `world` ranks: [Begin(r), Begin(r + 1)).
+int64_t ShareBegin(int64_t total, int rank, int world) { return total * rank / world; }
+int64_t Share(int64_t total, int rank, int world) {
+  return ShareBegin(total, rank + 1, world) - ShareBegin(total, rank, world);
+}
+
+// An order-independent digest of samples: the sum mod 2^64 of one 64-bit hash per sample, so
+// equal multisets of samples give equal digests whichever process produced which sample. Kept as
+// two sums of 32-bit halves, which all-reduce without overflow.
+struct Digest {
+  int64_t low = 0, high = 0;
+  void Add(const traversal::SampleBuffer& samples, uint64_t kind) {
+    for (size_t i = 0; i < samples.size(); ++i) {
+      uint64_t h = 0x9e3779b97f4a7c15ULL ^ kind;
+      auto mix = [&h](uint64_t v) {
+        h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+        h *= 0xff51afd7ed558ccdULL;
+      };
+      auto mix_floats = [&mix](std::span<const float> values) {
+        for (float f : values) {
+          uint32_t bits;
+          std::memcpy(&bits, &f, sizeof(bits));
+          mix(bits);
+        }
+      };
+      mix(static_cast<uint64_t>(samples.traversal(i)));
+      mix(static_cast<uint64_t>(samples.iteration(i)));
+      mix(static_cast<uint64_t>(samples.player(i)));
+      mix(samples.legal_mask(i));
+      mix_floats(std::span<const float>(&samples.all_weights()[i], 1));
+      mix_floats(samples.target(i));
+      mix_floats(samples.features(i));
+      low += static_cast<int64_t>(h & 0xffffffffULL);
+      high += static_cast<int64_t>(h >> 32);
+    }
+  }
+  std::string Hex() const {
+    const uint64_t sum = static_cast<uint64_t>(low) + (static_cast<uint64_t>(high) << 32);
+    char text[24];
+    std::snprintf(text, sizeof(text), "%016llx", static_cast<unsigned long long>(sum));
+    return text;
+  }
+};
+
+// Test hook (tests/distributed): LCFR_TEST_FAULT=exit:RANK:ITERATION makes that rank exit
+// abruptly, and hang:RANK:ITERATION makes it stop answering, when the iteration starts.
+void MaybeInjectFault(int rank, int iteration) {
+  const char* spec = std::getenv("LCFR_TEST_FAULT");
+  if (spec == nullptr) return;
+  char kind[8] = {};
+  int fault_rank = -1, fault_iteration = -1;
+  if (std::sscanf(spec, "%7[a-z]:%d:%d", kind, &fault_rank, &fault_iteration) != 3) return;
+  if (fault_rank != rank || fault_iteration != iteration) return;
+  std::fprintf(stderr, "rank %d: LCFR_TEST_FAULT: %s at iteration %d\n", rank, kind, iteration);
+  if (std::strcmp(kind, "exit") == 0) std::_Exit(3);
+  if (std::strcmp(kind, "hang") == 0) {
+    for (;;) ::pause();
+  }
+}
+
 template <engine::Game G>
 class Trainer {
  public:
-  Trainer(const G& game, const TrainOptions& options)
+  Trainer(const G& game, const TrainOptions& options, Communicator& comm)
       : game_(game),
         config_(options.config),
         options_(options),
         run_dir_(options.run_dir),
         feature_size_(game.EncodingSize()),
-        num_actions_(game.num_actions()) {
+        num_actions_(game.num_actions()),
+        comm_(comm),
+        rank_(comm.rank()),
+        world_(comm.world_size()) {
     shape_.game = config_.run.game;
     shape_.input_size = feature_size_;
     shape_.num_actions = num_actions_;
@@ -109,44 +173,64 @@ class Trainer {
     shape_.config.activation = *inference::ParseActivation(config_.network.activation);
     device_ =
         *inference::ResolveDevice(config_.training.device) == "cuda" ? torch::kCUDA : torch::kCPU;
+    // Each rank keeps its share of every memory; together they hold the configured capacity.
+    auto shard = [this](int capacity) {
+      return std::max<int64_t>(1, Share(capacity, rank_, world_));
+    };
     for (int p = 0; p < 2; ++p) {
-      advantage_[p] = std::make_unique<Reservoir>(config_.memory.advantage_capacity, feature_size_,
-                                                  num_actions_);
+      advantage_[p] = std::make_unique<Reservoir>(shard(config_.memory.advantage_capacity),
+                                                  feature_size_, num_actions_);
     }
-    strategy_ =
-        std::make_unique<Reservoir>(config_.memory.strategy_capacity, feature_size_, num_actions_);
+    strategy_ = std::make_unique<Reservoir>(shard(config_.memory.strategy_capacity), feature_size_,
+                                            num_actions_);
+    value_scheme_ = config_.traversal.scheme == "value";
+    if (value_scheme_) {
+      value_ = std::make_unique<Reservoir>(shard(config_.memory.value_capacity), feature_size_,
+                                           num_actions_);
+    }
   }
 
   absl::Status Run() {
-    if (absl::Status s = MakeDirectory(run_dir_); !s.ok()) return s;
-    if (absl::Status s = MakeDirectory(run_dir_ + "/checkpoints"); !s.ok()) return s;
+    // Rank 0 owns the run directory; every rank reads the checkpoint it resumes from (the run
+    // directory must be shared between machines, docs/distributed.md).
+    absl::Status setup = absl::OkStatus();
+    if (rank_ == 0) {
+      setup = MakeDirectory(run_dir_);
+      if (setup.ok()) setup = MakeDirectory(run_dir_ + "/checkpoints");
+      if (setup.ok() && !options_.resume && Exists(run_dir_ + "/checkpoints/LATEST")) {
+        setup = absl::FailedPreconditionError(StreamCat(
+            run_dir_, " already holds a run; use --resume ", run_dir_, " or another --run-dir"));
+      }
+    }
+    if (absl::Status s = Agree(setup, "setting up the run directory"); !s.ok()) return s;
     int start = 0;
     if (options_.resume) {
       absl::StatusOr<int> resumed = LoadLatestCheckpoint();
-      if (!resumed.ok()) return resumed.status();
+      if (absl::Status s = Agree(resumed.status(), "loading the checkpoint"); !s.ok()) return s;
       start = *resumed;
+      const absl::Status truncated = rank_ == 0 ? TruncateMetrics(start) : absl::OkStatus();
+      if (absl::Status s = Agree(truncated, "truncating metrics.jsonl"); !s.ok()) return s;
     } else {
-      if (Exists(run_dir_ + "/checkpoints/LATEST")) {
-        return absl::FailedPreconditionError(StreamCat(
-            run_dir_, " already holds a run; use --resume ", run_dir_, " or another --run-dir"));
-      }
       nets_ = inference::NetworkSet::Create(shape_, engine::DeriveSeed({Seed(), 0, kInit}));
       ToDevice();
-      if (absl::Status s = WriteFileAtomically(run_dir_ + "/config.yaml", DumpConfig(config_));
-          !s.ok()) {
-        return s;
+      absl::Status written = absl::OkStatus();
+      if (rank_ == 0) {
+        written = WriteFileAtomically(run_dir_ + "/config.yaml", DumpConfig(config_));
+        if (written.ok()) written = WriteFileAtomically(run_dir_ + "/metrics.jsonl", "");
       }
-      if (absl::Status s = WriteFileAtomically(run_dir_ + "/metrics.jsonl", ""); !s.ok()) return s;
+      if (absl::Status s = Agree(written, "writing the run directory"); !s.ok()) return s;
     }
     store_ = std::make_shared<inference::ModelStore>(nets_);
     BuildRunner();
 
-    std::ofstream metrics(run_dir_ + "/metrics.jsonl", std::ios::app);
+    std::ofstream metrics;
+    if (rank_ == 0) metrics.open(run_dir_ + "/metrics.jsonl", std::ios::app);
     const int last = config_.run.iterations;
     const auto run_start = Clock::now();
     int done_here = 0;
     nlohmann::ordered_json last_eval;
     for (int t = start + 1; t <= last; ++t) {
+      MaybeInjectFault(rank_, t);
       nlohmann::ordered_json line = Iterate(t);
       if (line.contains("eval")) last_eval = line["eval"];
       if (line.contains("exploitability")) last_eval = {{"exploitability", line["exploitability"]}};
@@ -156,18 +240,22 @@ class Trainer {
         if (absl::Status s = WriteCheckpoint(t); !s.ok()) return s;
         line["time"]["checkpoint"] = Since(c0);
       }
-      metrics << line.dump() << "\n";
-      metrics.flush();
+      if (rank_ == 0) {
+        metrics << line.dump() << "\n";
+        metrics.flush();
+      }
       ++done_here;
-      Progress(t, last, done_here, Since(run_start), line);
+      if (rank_ == 0) Progress(t, last, done_here, Since(run_start), line);
       if (options_.stop_after > 0 && done_here >= options_.stop_after && t < last) {
         return absl::OkStatus();
       }
     }
+    if (rank_ != 0) return absl::OkStatus();
     if (options_.progress && !tty_) std::fprintf(stderr, "\n");
     nlohmann::ordered_json summary;
     summary["game"] = config_.run.game;
     summary["iterations"] = last;
+    summary["world_size"] = world_;
     summary["seconds_this_invocation"] = Since(run_start);
     summary["final_evaluation"] = last_eval;
     summary["checkpoint"] = run_dir_ + "/checkpoints/" + IterationDir(last);
@@ -176,6 +264,27 @@ class Trainer {
 
  private:
   uint64_t Seed() const { return static_cast<uint64_t>(config_.run.seed); }
+
+  // Every rank learns whether every rank's `status` is OK; a rank whose own step succeeded
+  // reports which rank failed. Collective.
+  absl::Status Agree(const absl::Status& status, const char* what) {
+    if (world_ == 1) return status;
+    const std::vector<int64_t> failed = comm_.AllGather(status.ok() ? 0 : 1);
+    if (!status.ok()) return status;
+    for (int r = 0; r < world_; ++r) {
+      if (failed[r] != 0) {
+        return absl::AbortedError(
+            StreamCat("rank ", r, " failed while ", what, " (its own message says why)"));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // A rank's own variant of a stream (memory insertion, mini-batches); a single process keeps
+  // the streams it always had.
+  uint64_t RankSeed(uint64_t seed) const {
+    return world_ == 1 ? seed : engine::DeriveSeed({seed, 1000 + static_cast<uint64_t>(rank_)});
+  }
 
   void ToDevice() {
     for (auto& net : nets_.nets) net->to(device_);
@@ -196,6 +305,8 @@ class Trainer {
     runner.cfr.strategy_sample_rate = config_.traversal.strategy_sample_rate;
     runner.cfr.payoff_scale = config_.traversal.payoff_scale;
     runner.cfr.common_random_numbers = config_.traversal.common_random_numbers;
+    runner.cfr.value_from_iteration = config_.traversal.value_from_iteration;
+    runner.cfr.value_sample_rate = config_.traversal.value_sample_rate;
     inference_.device = config_.inference.device;
     inference_.precision = config_.inference.precision;
     inference_.intra_op_threads = config_.inference.intra_op_threads;
@@ -213,20 +324,31 @@ class Trainer {
     line["iteration"] = t;
     double traversal_seconds = 0, advantage_seconds = 0;
     std::array<double, 2> losses{};
-    int64_t advantage_samples = 0, strategy_samples = 0;
+    // Summed over the ranks below: samples of each kind, then per player the digest halves.
+    std::array<int64_t, 7> counts{};
+    std::array<Digest, 2> digests;
     runner_->ResetStats();
+    const int64_t total = config_.traversal.traversals;
     for (int p = 0; p < 2; ++p) {
       at::set_num_threads(config_.inference.intra_op_threads);
       const auto t0 = Clock::now();
       traversal::CollectingSink sink(feature_size_, num_actions_);
-      runner_->Run(t, p, config_.traversal.traversals, sink);
+      // This rank's share of the traversal indices, with the streams a single process would use.
+      runner_->Run(t, p, ShareBegin(total, rank_, world_), Share(total, rank_, world_), sink);
       traversal_seconds += Since(t0);
-      engine::Rng memory_rng(engine::DeriveSeed(
-          {Seed(), static_cast<uint64_t>(t), kMemory, static_cast<uint64_t>(p)}));
+      engine::Rng memory_rng(RankSeed(engine::DeriveSeed(
+          {Seed(), static_cast<uint64_t>(t), kMemory, static_cast<uint64_t>(p)})));
       advantage_[p]->Add(sink.advantage, memory_rng);
       strategy_->Add(sink.strategy, memory_rng);
-      advantage_samples += static_cast<int64_t>(sink.advantage.size());
-      strategy_samples += static_cast<int64_t>(sink.strategy.size());
+      counts[0] += static_cast<int64_t>(sink.advantage.size());
+      counts[1] += static_cast<int64_t>(sink.strategy.size());
+      digests[p].Add(sink.advantage, 1);
+      digests[p].Add(sink.strategy, 2);
+      if (value_scheme_) {
+        value_->AddRecent(sink.value);
+        counts[2] += static_cast<int64_t>(sink.value.size());
+        digests[p].Add(sink.value, 3);
+      }
       const auto t1 = Clock::now();
       at::set_num_threads(config_.training.threads);
       losses[p] = TrainAdvantage(p, t);
@@ -234,6 +356,18 @@ class Trainer {
       advantage_seconds += Since(t1);
     }
     const traversal::WorkerStats stats = runner_->TotalStats();
+    double value_seconds = 0;
+    if (value_scheme_) {
+      // After both players' traversals: the next iteration's tail targets come from this fit.
+      const auto t0 = Clock::now();
+      at::set_num_threads(config_.training.threads);
+      engine::Rng rng(
+          RankSeed(engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kBatches, 3})));
+      line["value_loss"] =
+          Fit(traversal::kValueNetwork, *value_, config_.training.value_steps, false, rng);
+      store_->Publish(nets_);
+      value_seconds = Since(t0);
+    }
     double strategy_seconds = 0;
     const bool last = t == config_.run.iterations;
     if (t % config_.training.strategy_every == 0 || last) {
@@ -244,29 +378,78 @@ class Trainer {
       strategy_trained_ = true;
       strategy_seconds = Since(t0);
     }
+    // Every rank trained the same networks from the same averaged gradients: check it.
+    const std::string checksum = CheckRanksInSync(t);
     double eval_seconds = 0;
-    if (strategy_trained_ && (t % config_.evaluation.every == 0 || last)) {
+    if (rank_ == 0 && strategy_trained_ && (t % config_.evaluation.every == 0 || last)) {
       const auto t0 = Clock::now();
       Evaluate(t, line);
       eval_seconds = Since(t0);
     }
+
+    // Totals over the ranks (a single process: its own figures).
+    std::array<int64_t, 11> sums = {counts[0],         counts[1],           counts[2],
+                                    digests[0].low,    digests[0].high,     digests[1].low,
+                                    digests[1].high,   stats.policy_calls,  stats.capped_leaves,
+                                    stats.rows.rows(), stats.rows.batches()};
+    comm_.AllReduceSum(sums);
+    std::array<int64_t, 4> sizes = {advantage_[0]->size(), advantage_[1]->size(), strategy_->size(),
+                                    value_scheme_ ? value_->size() : 0};
+    comm_.AllReduceSum(sizes);
+    std::array<double, 1> slowest = {traversal_seconds};  // the phase ends with the last rank
+    comm_.AllReduceMax(slowest);
+    traversal_seconds = slowest[0];
+    const Digest digest0{sums[3], sums[4]}, digest1{sums[5], sums[6]};
+
     line["time"] = {{"traversal", traversal_seconds},
                     {"advantage_training", advantage_seconds},
+                    {"value_training", value_seconds},
                     {"strategy_training", strategy_seconds},
                     {"evaluation", eval_seconds}};
-    line["traversals_per_s"] = 2.0 * config_.traversal.traversals / traversal_seconds;
-    line["policy_calls_per_s"] = static_cast<double>(stats.policy_calls) / traversal_seconds;
-    line["rows_per_forward"] = stats.rows.Mean();
-    line["capped_leaves"] = stats.capped_leaves;
+    line["traversals_per_s"] = 2.0 * static_cast<double>(total) / traversal_seconds;
+    line["policy_calls_per_s"] = static_cast<double>(sums[7]) / traversal_seconds;
+    line["rows_per_forward"] =
+        sums[10] > 0 ? static_cast<double>(sums[9]) / static_cast<double>(sums[10]) : 0.0;
+    line["capped_leaves"] = sums[8];
+    // Fit's losses are already the mean over the ranks (AllReduceGradients).
     line["advantage_loss"] = {losses[0], losses[1]};
-    line["samples"] = {{"advantage", advantage_samples}, {"strategy", strategy_samples}};
-    line["memory"] = {{"advantage", {advantage_[0]->size(), advantage_[1]->size()}},
-                      {"strategy", strategy_->size()},
-                      {"advantage_fill", static_cast<double>(advantage_[0]->size()) /
-                                             static_cast<double>(advantage_[0]->capacity())},
-                      {"strategy_fill", static_cast<double>(strategy_->size()) /
-                                            static_cast<double>(strategy_->capacity())}};
+    line["samples"] = {{"advantage", sums[0]},
+                       {"strategy", sums[1]},
+                       {"value", sums[2]},
+                       {"digest", {digest0.Hex(), digest1.Hex()}}};
+    const auto& memory = config_.memory;
+    line["memory"] = {{"advantage", {sizes[0], sizes[1]}},
+                      {"strategy", sizes[2]},
+                      {"advantage_fill", static_cast<double>(sizes[0]) /
+                                             static_cast<double>(memory.advantage_capacity)},
+                      {"strategy_fill", static_cast<double>(sizes[2]) /
+                                            static_cast<double>(memory.strategy_capacity)}};
+    if (value_scheme_) line["memory"]["value"] = sizes[3];
+    line["distributed"] = {{"world_size", world_}, {"weights_checksum", checksum}};
     return line;
+  }
+
+  // A checksum of every network's weights; with several ranks, fails the run unless every rank
+  // has the same.
+  std::string CheckRanksInSync(int t) {
+    uint64_t h = 0x84222325cbf29ce4ULL;
+    for (auto& net : nets_.nets) {
+      for (const torch::Tensor& param : net->parameters()) {
+        const torch::Tensor values = param.detach().to(torch::kCPU).contiguous();
+        const auto* words = static_cast<const uint32_t*>(values.data_ptr());
+        for (int64_t i = 0; i < values.numel(); ++i) h = (h ^ words[i]) * 0x100000001b3ULL;
+      }
+    }
+    const std::vector<int64_t> all = comm_.AllGather(static_cast<int64_t>(h));
+    for (int r = 1; r < world_; ++r) {
+      if (all[r] != all[0]) {
+        throw DistributedError(StreamCat("after iteration ", t, " rank ", r,
+                                         "'s networks differ from rank 0's: the ranks diverged"));
+      }
+    }
+    char text[24];
+    std::snprintf(text, sizeof(text), "%016llx", static_cast<unsigned long long>(h));
+    return text;
   }
 
   // Host staging for one Fit: allocated once (pinned on CUDA) and refilled every step, so a
@@ -307,45 +490,94 @@ class Trainer {
   }
 
   // Trains network `n` on `memory`; `strategy` selects the strategy loss. Returns the mean loss
-  // of the last tenth of the steps.
+  // of the last tenth of the steps. With several ranks, training is data-parallel: each rank
+  // draws batch_size / world rows from its shard, and the gradients are summed over the ranks
+  // (AllReduceGradients) and divided by the number of ranks that had samples, before the same
+  // optimizer step on every rank.
   double Fit(int n, const Reservoir& memory, int steps, bool strategy, engine::Rng& rng) {
-    if (memory.size() == 0) return 0.0;
+    std::array<int64_t, 1> contributing = {memory.size() > 0 ? 1 : 0};
+    comm_.AllReduceSum(contributing);
+    if (contributing[0] == 0) return 0.0;
     auto& net = nets_.nets[n];
     net->train();
     torch::optim::Adam optimizer(net->parameters(),
                                  torch::optim::AdamOptions(config_.training.learning_rate));
-    const int64_t rows = std::min<int64_t>(config_.training.batch_size, memory.size() * 4);
+    const int64_t per_rank =
+        std::max<int64_t>(1, config_.training.batch_size / static_cast<int64_t>(world_));
+    const int64_t rows = std::min<int64_t>(per_rank, std::max<int64_t>(1, memory.size() * 4));
     Batch staging = StagingBatch(rows);
     double tail_loss = 0;
     int tail_steps = 0;
     for (int step = 0; step < steps; ++step) {
-      Batch b = Sample(memory, staging, rng);
-      const torch::Tensor out = net->forward(b.x);
-      torch::Tensor per_sample;
-      if (!strategy) {
-        per_sample = ((out - b.target) * b.mask).pow(2).sum(1);
-      } else {
-        const torch::Tensor logits = out.masked_fill(b.mask == 0, -1e9);
-        if (config_.training.strategy_loss == "mse") {
-          per_sample = ((torch::softmax(logits, 1) - b.target) * b.mask).pow(2).sum(1);
-        } else {
-          per_sample = -(b.target * torch::log_softmax(logits, 1) * b.mask).sum(1);
-        }
-      }
-      const torch::Tensor loss = (per_sample * b.weight).sum() / b.weight.sum().clamp_min(1e-12);
+      const bool tail = step >= steps - std::max(1, steps / 10);
       optimizer.zero_grad();
-      loss.backward();
+      double step_loss = 0;
+      if (memory.size() > 0) {
+        Batch b = Sample(memory, staging, rng);
+        const torch::Tensor out = net->forward(b.x);
+        torch::Tensor per_sample;
+        if (!strategy) {
+          per_sample = ((out - b.target) * b.mask).pow(2).sum(1);
+        } else {
+          const torch::Tensor logits = out.masked_fill(b.mask == 0, -1e9);
+          if (config_.training.strategy_loss == "mse") {
+            per_sample = ((torch::softmax(logits, 1) - b.target) * b.mask).pow(2).sum(1);
+          } else {
+            per_sample = -(b.target * torch::log_softmax(logits, 1) * b.mask).sum(1);
+          }
+        }
+        const torch::Tensor loss = (per_sample * b.weight).sum() / b.weight.sum().clamp_min(1e-12);
+        loss.backward();
+        if (tail) step_loss = loss.item<double>();
+      }
+      if (world_ > 1) step_loss = AllReduceGradients(*net, contributing[0], step_loss);
       if (config_.training.grad_clip > 0) {
         torch::nn::utils::clip_grad_norm_(net->parameters(), config_.training.grad_clip);
       }
       optimizer.step();
-      if (step >= steps - std::max(1, steps / 10)) {
-        tail_loss += loss.item<double>();
+      if (tail) {
+        tail_loss += step_loss;
         ++tail_steps;
       }
     }
     net->eval();
     return tail_steps ? tail_loss / tail_steps : 0.0;
+  }
+
+  // Data-parallel gradient averaging (libtorch has no C++ DistributedDataParallel): every
+  // parameter's gradient is packed into one flat host buffer, summed over the ranks in buckets
+  // of kBucketFloats, divided by the `contributing` ranks and unpacked. Returns the mean loss of
+  // the contributing ranks (`loss` rides along in the last bucket).
+  double AllReduceGradients(inference::MlpImpl& net, int64_t contributing, double loss) {
+    constexpr int64_t kBucketFloats = 1 << 20;  // 4 MiB per collective
+    std::vector<torch::Tensor> grads;
+    int64_t total = 0;
+    for (torch::Tensor& param : net.parameters()) {
+      if (!param.grad().defined()) param.mutable_grad() = torch::zeros_like(param);
+      grads.push_back(param.grad());
+      total += param.numel();
+    }
+    flat_.resize(static_cast<size_t>(total + 1));
+    int64_t offset = 0;
+    for (const torch::Tensor& g : grads) {
+      const torch::Tensor host = g.detach().to(torch::kCPU).contiguous().view({-1});
+      std::memcpy(flat_.data() + offset, host.data_ptr<float>(), sizeof(float) * host.numel());
+      offset += host.numel();
+    }
+    flat_[total] = static_cast<float>(loss);
+    for (int64_t begin = 0; begin < total + 1; begin += kBucketFloats) {
+      const int64_t count = std::min(kBucketFloats, total + 1 - begin);
+      comm_.AllReduceSum(std::span<float>(flat_.data() + begin, static_cast<size_t>(count)));
+    }
+    const float scale = 1.0f / static_cast<float>(contributing);
+    offset = 0;
+    for (torch::Tensor& g : grads) {
+      const torch::Tensor summed =
+          torch::from_blob(flat_.data() + offset, g.sizes(), torch::kFloat) * scale;
+      g.copy_(summed);
+      offset += g.numel();
+    }
+    return static_cast<double>(flat_[total]) * scale;
   }
 
   void Reinitialize(int n, uint64_t seed) {
@@ -359,47 +591,75 @@ class Trainer {
       Reinitialize(p, engine::DeriveSeed(
                           {Seed(), static_cast<uint64_t>(t), kInit, static_cast<uint64_t>(p)}));
     }
-    engine::Rng rng(
-        engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kBatches, static_cast<uint64_t>(p)}));
+    engine::Rng rng(RankSeed(engine::DeriveSeed(
+        {Seed(), static_cast<uint64_t>(t), kBatches, static_cast<uint64_t>(p)})));
     return Fit(p, *advantage_[p], config_.training.advantage_steps, false, rng);
   }
 
   double TrainStrategy(int t) {
     Reinitialize(traversal::kStrategyNetwork,
                  engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kInit, 2}));
-    engine::Rng rng(engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kBatches, 2}));
+    engine::Rng rng(RankSeed(engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kBatches, 2})));
     return Fit(traversal::kStrategyNetwork, *strategy_, config_.training.strategy_steps, true, rng);
   }
 
   void Evaluate(int t, nlohmann::ordered_json& line);
 
-  absl::Status WriteCheckpoint(int t) {
-    const std::string base = run_dir_ + "/checkpoints/";
-    const std::string name = IterationDir(t);
-    const std::string temporary = base + name + ".tmp";
-    RemoveTree(temporary);
-    if (absl::Status s = MakeDirectory(temporary); !s.ok()) return s;
-    if (absl::Status s = inference::SaveNetworks(nets_, temporary + "/networks.pt"); !s.ok())
-      return s;
+  // A memory shard's file in a checkpoint: "advantage0.mem" for a single process,
+  // "advantage0.rank1.mem" for rank 1 of several.
+  std::string ShardPath(const std::string& dir, const std::string& memory) const {
+    return world_ == 1 ? StreamCat(dir, "/", memory, ".mem")
+                       : StreamCat(dir, "/", memory, ".rank", rank_, ".mem");
+  }
+
+  absl::Status SaveShards(const std::string& dir) const {
     for (int p = 0; p < 2; ++p) {
-      if (absl::Status s = advantage_[p]->Save(StreamCat(temporary, "/advantage", p, ".mem"));
+      if (absl::Status s = advantage_[p]->Save(ShardPath(dir, StreamCat("advantage", p)));
           !s.ok()) {
         return s;
       }
     }
-    if (absl::Status s = strategy_->Save(temporary + "/strategy.mem"); !s.ok()) return s;
-    nlohmann::ordered_json state;
-    state["iteration"] = t;
-    state["strategy_trained"] = strategy_trained_;
-    state["game"] = config_.run.game;
-    if (absl::Status s = WriteFileAtomically(temporary + "/state.json", state.dump(2) + "\n");
-        !s.ok()) {
-      return s;
+    if (absl::Status s = strategy_->Save(ShardPath(dir, "strategy")); !s.ok()) return s;
+    if (value_scheme_) return value_->Save(ShardPath(dir, "value"));
+    return absl::OkStatus();
+  }
+
+  // Collective with several ranks: rank 0 prepares iter_N.tmp, every rank writes its memory
+  // shards there, and only when all succeeded does rank 0 rename it into place and replace
+  // LATEST. A failure on any rank leaves the previous checkpoint as LATEST.
+  absl::Status WriteCheckpoint(int t) {
+    const std::string base = run_dir_ + "/checkpoints/";
+    const std::string name = IterationDir(t);
+    const std::string temporary = base + name + ".tmp";
+    absl::Status prepared = absl::OkStatus();
+    if (rank_ == 0) {
+      RemoveTree(temporary);
+      prepared = MakeDirectory(temporary);
     }
-    if (absl::Status s = WriteFileAtomically(temporary + "/config.yaml", DumpConfig(config_));
-        !s.ok()) {
-      return s;
+    if (absl::Status s = Agree(prepared, "preparing the checkpoint"); !s.ok()) return s;
+    absl::Status written = SaveShards(temporary);
+    if (rank_ == 0 && written.ok()) {
+      written = inference::SaveNetworks(nets_, temporary + "/networks.pt");
+      nlohmann::ordered_json state;
+      state["iteration"] = t;
+      state["strategy_trained"] = strategy_trained_;
+      state["game"] = config_.run.game;
+      state["world_size"] = world_;
+      if (written.ok()) {
+        written = WriteFileAtomically(temporary + "/state.json", state.dump(2) + "\n");
+      }
+      if (written.ok()) {
+        written = WriteFileAtomically(temporary + "/config.yaml", DumpConfig(config_));
+      }
     }
+    if (absl::Status s = Agree(written, "writing the checkpoint"); !s.ok()) return s;
+    absl::Status published = absl::OkStatus();
+    if (rank_ == 0) published = Publish(base, name, temporary);
+    return Agree(published, "publishing the checkpoint");
+  }
+
+  absl::Status Publish(const std::string& base, const std::string& name,
+                       const std::string& temporary) {
     RemoveTree(base + name);
     if (std::rename(temporary.c_str(), (base + name).c_str()) != 0) {
       return absl::InternalError(StreamCat("cannot rename ", temporary));
@@ -437,19 +697,34 @@ class Trainer {
                                                   state.value("game", ""), "', the config says '",
                                                   config_.run.game, "'"));
     }
+    const int saved_world = state.value("world_size", 1);
+    if (saved_world != world_) {
+      return absl::FailedPreconditionError(
+          StreamCat(dir, ": written by ", saved_world,
+                    " process(es); resume it with the same number (this "
+                    "run has ",
+                    world_, "): each holds its own shard of the memories"));
+    }
     auto nets = inference::LoadNetworks(dir + "/networks.pt", &shape_);
     if (!nets.ok()) return nets.status();
     nets_ = std::move(*nets);
     ToDevice();
     for (int p = 0; p < 2; ++p) {
-      if (absl::Status s = advantage_[p]->Load(StreamCat(dir, "/advantage", p, ".mem")); !s.ok()) {
+      if (absl::Status s = advantage_[p]->Load(ShardPath(dir, StreamCat("advantage", p)));
+          !s.ok()) {
         return s;
       }
     }
-    if (absl::Status s = strategy_->Load(dir + "/strategy.mem"); !s.ok()) return s;
+    if (absl::Status s = strategy_->Load(ShardPath(dir, "strategy")); !s.ok()) return s;
+    if (value_scheme_) {
+      if (absl::Status s = value_->Load(ShardPath(dir, "value")); !s.ok()) return s;
+    }
     strategy_trained_ = state.value("strategy_trained", false);
-    const int t = state.value("iteration", 0);
-    // metrics.jsonl keeps only the iterations the checkpoint covers.
+    return state.value("iteration", 0);
+  }
+
+  // metrics.jsonl keeps only the iterations the checkpoint of iteration t covers (rank 0).
+  absl::Status TruncateMetrics(int t) {
     auto metrics = ReadFile(run_dir_ + "/metrics.jsonl");
     std::string kept;
     if (metrics.ok()) {
@@ -467,7 +742,7 @@ class Trainer {
     if (options_.progress) {
       std::fprintf(stderr, "train: resuming %s from iteration %d\n", run_dir_.c_str(), t);
     }
-    return t;
+    return absl::OkStatus();
   }
 
   void Progress(int t, int last, int done_here, double elapsed,
@@ -480,6 +755,8 @@ class Trainer {
         static_cast<int64_t>(line["policy_calls_per_s"].get<double>()), " calls/s, ",
         static_cast<int>(line["rows_per_forward"].get<double>()), " rows | adv loss ",
         line["advantage_loss"][0].get<double>(), " ", line["advantage_loss"][1].get<double>());
+    if (line.contains("value_loss"))
+      text += StreamCat(" | value loss ", line["value_loss"].get<double>());
     if (line.contains("strategy_loss"))
       text += StreamCat(" | strat loss ", line["strategy_loss"].get<double>());
     if (line.contains("exploitability"))
@@ -508,6 +785,12 @@ class Trainer {
   std::unique_ptr<traversal::TraversalRunner<G>> runner_;
   std::array<std::unique_ptr<Reservoir>, 2> advantage_;
   std::unique_ptr<Reservoir> strategy_;
+  bool value_scheme_ = false;
+  std::unique_ptr<Reservoir> value_;  // the value scheme's sliding window
+  Communicator& comm_;
+  const int rank_;
+  const int world_;
+  std::vector<float> flat_;  // AllReduceGradients' host buffer
   bool strategy_trained_ = false;
   const bool tty_ = isatty(fileno(stderr)) != 0;
 };
@@ -569,18 +852,25 @@ void Trainer<G>::Evaluate(int t, nlohmann::ordered_json& line) {
 
 absl::Status Train(const TrainOptions& options) {
   if (absl::Status s = Validate(options.config); !s.ok()) return s;
+  absl::StatusOr<DistributedEnv> env = DistributedEnv::FromEnvironment();
+  if (!env.ok()) return env.status();
+  absl::StatusOr<std::unique_ptr<Communicator>> comm =
+      Communicator::Connect(*env, std::chrono::seconds(options.config.distributed.timeout_s));
+  if (!comm.ok()) return comm.status();
   try {
     const std::string& game = options.config.run.game;
     if (game == "kuhn") {
       const engine::KuhnPoker kuhn;
-      return Trainer<engine::KuhnPoker>(kuhn, options).Run();
+      return Trainer<engine::KuhnPoker>(kuhn, options, **comm).Run();
     }
     if (game == "leduc") {
       const engine::LeducPoker leduc;
-      return Trainer<engine::LeducPoker>(leduc, options).Run();
+      return Trainer<engine::LeducPoker>(leduc, options, **comm).Run();
     }
     const engine::LostCities lost_cities(options.config.rules);
-    return Trainer<engine::LostCities>(lost_cities, options).Run();
+    return Trainer<engine::LostCities>(lost_cities, options, **comm).Run();
+  } catch (const DistributedError& e) {
+    return absl::AbortedError(StreamCat("training stopped: ", e.what()));
   } catch (const std::exception& e) {
     return absl::InternalError(StreamCat("training failed: ", e.what()));
   }

@@ -12,16 +12,18 @@ std::string_view SchemeName(Scheme scheme) {
       return "outcome";
     case Scheme::kHybrid:
       return "hybrid";
+    case Scheme::kValue:
+      return "value";
   }
   return "?";
 }
 
 absl::StatusOr<Scheme> ParseScheme(std::string_view name) {
-  for (Scheme scheme : {Scheme::kExternal, Scheme::kOutcome, Scheme::kHybrid}) {
+  for (Scheme scheme : {Scheme::kExternal, Scheme::kOutcome, Scheme::kHybrid, Scheme::kValue}) {
     if (name == SchemeName(scheme)) return scheme;
   }
-  return absl::InvalidArgumentError(
-      lcfr::StrCat("unknown sampling scheme '", name, "' (expected external, outcome or hybrid)"));
+  return absl::InvalidArgumentError(lcfr::StrCat(
+      "unknown sampling scheme '", name, "' (expected external, outcome, hybrid or value)"));
 }
 
 absl::Status CfrConfig::Validate() const {
@@ -53,6 +55,14 @@ absl::Status CfrConfig::Validate() const {
   if (start_depth_max < 0) {
     return absl::InvalidArgumentError(lcfr::StrCat("start_depth_max = ", start_depth_max,
                                                    ": must be >= 0 (0 = start at the deal)"));
+  }
+  if (value_from_iteration < 1) {
+    return absl::InvalidArgumentError(
+        lcfr::StrCat("value_from_iteration = ", value_from_iteration, ": must be >= 1"));
+  }
+  if (!(value_sample_rate > 0 && value_sample_rate <= 1)) {
+    return absl::InvalidArgumentError(
+        lcfr::StrCat("value_sample_rate = ", value_sample_rate, ": must be in (0, 1]"));
   }
   return absl::OkStatus();
 }

@@ -15,6 +15,22 @@
 //   weighted value sigma(a*) v(a*) / q(a*), unbiased for any hybrid_epsilon >= 0. Advantage
 //   samples are recorded only in the expanded region, where the per-action regret estimate has
 //   bounded weights; the sampled tail only estimates values.
+// - kValue: the hybrid's tree walk, plus a learned action-value baseline (after ESCHER, McAleer
+//   et al. 2023, and DREAM, Steinberger et al. 2020). It also records value samples: at an
+//   expanded node, the sampled value of every expanded action; at a traverser decision of the
+//   tail (each with probability value_sample_rate), the sampled value of the action taken. Both
+//   are unbiased estimates of Q(I, a) = E[v(h.a) | I], the expected payoff of action a at the
+//   traverser's infoset I when both players follow their current strategies (the histories h
+//   of I weighted by chance and opponent reach: the traverser's own reach is the same for all
+//   of them). The trainer fits the value network (kValueNetwork) to them. From iteration
+//   value_from_iteration on, each such tail decision also records an advantage sample whose
+//   target is the value network's r(a) = Q(I, a) - sum_b sigma(b) Q(I, b): no rollout noise,
+//   and one sample per recorded tail decision instead of one per expanded node, at the price
+//   of the value network's bias. These tail samples have weight 1, not the inverse of the
+//   traverser's on-policy reach (which would explode over a long game): an infoset's samples
+//   then weight each iteration's regret by the traverser's reach of it in that iteration. With
+//   an exact value function the targets are exactly the counterfactual regrets divided by the
+//   opponent and chance reach (tests check this on Leduc).
 //
 // Random starts (start_depth_max > 0), for the hybrid on long games: a traversal first plays a
 // prefix of L decisions, L uniform in [0, start_depth_max], the traverser choosing uniformly
@@ -61,8 +77,8 @@
 
 namespace lcfr::traversal {
 
-enum class Scheme { kExternal, kOutcome, kHybrid };
-std::string_view SchemeName(Scheme scheme);  // "external", "outcome", "hybrid"
+enum class Scheme { kExternal, kOutcome, kHybrid, kValue };
+std::string_view SchemeName(Scheme scheme);  // "external", "outcome", "hybrid", "value"
 absl::StatusOr<Scheme> ParseScheme(std::string_view name);
 
 struct CfrConfig {
@@ -85,6 +101,12 @@ struct CfrConfig {
   // the branches' states diverge at once: on Leduc with external sampling the regret estimates'
   // standard error is 1.3% lower (benchmarks/README.md).
   bool common_random_numbers = true;
+  // The value scheme: tail decisions record advantage samples (targets from the value network)
+  // from this iteration on, >= 1; before, the value network has not been trained yet.
+  int value_from_iteration = 2;
+  // The value scheme: each traverser decision of the tail is recorded (a value sample, and an
+  // advantage sample from value_from_iteration on) with this probability, in (0, 1].
+  double value_sample_rate = 1.0;
 
   // Errors name the field and the allowed range.
   absl::Status Validate() const;
@@ -106,10 +128,11 @@ class CfrTraversal {
   };
 
   // `features` is scratch of game.EncodingSize() floats, private to this traversal while it
-  // runs. Samples are appended to `advantage` and `strategy`; counts go to `stats`.
+  // runs. Samples are appended to `advantage`, `strategy` and (the value scheme) `value`;
+  // counts go to `stats`.
   CfrTraversal(const Params& params, engine::Rng rng, PolicyClient& policy,
                std::span<float> features, SampleBuffer& advantage, SampleBuffer& strategy,
-               WorkerStats& stats)
+               SampleBuffer& value, WorkerStats& stats)
       : game_(*params.game),
         config_(*params.config),
         traverser_(params.traverser),
@@ -123,6 +146,7 @@ class CfrTraversal {
         features_(features),
         advantage_(advantage),
         strategy_(strategy),
+        value_(value),
         stats_(stats) {
     LCFR_DCHECK_LE(num_actions_, 32);
     LCFR_DCHECK_EQ(features.size(), static_cast<size_t>(params.game->EncodingSize()));
@@ -195,8 +219,8 @@ class CfrTraversal {
       game_.Undo(s, action, undo);
       return value;
     }
-    const bool expand = config_.scheme == Scheme::kExternal ||
-                        (config_.scheme == Scheme::kHybrid && depth < config_.hybrid_depth);
+    const bool expand =
+        config_.scheme == Scheme::kExternal || (Hybrid() && depth < config_.hybrid_depth);
     return expand ? Expand(s, depth, weight, legal, sigma)
                   : SampleOne(s, depth, weight, legal, sigma);
   }
@@ -206,8 +230,7 @@ class CfrTraversal {
     // Choose the expanded set: all legal actions, or k of them uniformly without replacement.
     uint32_t chosen = legal;
     const int n_legal = std::popcount(legal);
-    if (config_.scheme == Scheme::kHybrid && config_.hybrid_actions > 0 &&
-        config_.hybrid_actions < n_legal) {
+    if (Hybrid() && config_.hybrid_actions > 0 && config_.hybrid_actions < n_legal) {
       std::array<int, 32> actions;
       int n = 0;
       for (uint32_t m = legal; m; m &= m - 1) actions[n++] = std::countr_zero(m);
@@ -222,14 +245,21 @@ class CfrTraversal {
     const size_t i = advantage_.Add(features_, legal, static_cast<float>(weight), iteration_,
                                     traverser_, index_);
     ++stats_.advantage_samples;
+    size_t iv = 0;
+    if (config_.scheme == Scheme::kValue) {
+      iv = value_.Add(features_, chosen, 1.0f, iteration_, traverser_, index_);
+      ++stats_.value_samples;
+    }
     std::array<double, 32> value{};
     const engine::Rng branch_rng = rng_;
     for (uint32_t m = chosen; m; m &= m - 1) {
       const int a = std::countr_zero(m);
       if (config_.common_random_numbers) rng_ = branch_rng;
       const auto undo = game_.ApplyUnchecked(s, a);
-      value[a] = scale * Recurse(s, depth + 1, weight * scale);
+      const double child = Recurse(s, depth + 1, weight * scale);
       game_.Undo(s, a, undo);
+      value[a] = scale * child;
+      if (config_.scheme == Scheme::kValue) value_.target(iv)[a] = static_cast<float>(child);
     }
     double node = 0;
     for (uint32_t m = legal; m; m &= m - 1) {
@@ -256,9 +286,20 @@ class CfrTraversal {
                          index_);
       ++stats_.advantage_samples;
     }
+    const bool record_value =
+        config_.scheme == Scheme::kValue &&
+        (config_.value_sample_rate >= 1.0 || rng_.UniformDouble() < config_.value_sample_rate);
+    size_t iv = 0;
+    if (record_value) {
+      if (iteration_ >= config_.value_from_iteration) RecordValueAdvantage(legal, sigma);
+      iv = value_.Add(features_, 1u << action, 1.0f, iteration_, traverser_, index_);
+      ++stats_.value_samples;
+    }
     const auto undo = game_.ApplyUnchecked(s, action);
-    const double child = Recurse(s, depth + 1, weight / q) / q;  // v~(a*)
+    const double sampled = Recurse(s, depth + 1, weight / q);
     game_.Undo(s, action, undo);
+    if (record_value) value_.target(iv)[action] = static_cast<float>(sampled);
+    const double child = sampled / q;  // v~(a*)
     const double node = sigma[action] * child;
     if (outcome) {
       const std::span<float> target = advantage_.target(i);
@@ -268,6 +309,29 @@ class CfrTraversal {
       }
     }
     return node;
+  }
+
+  // The value scheme's advantage sample at a tail decision (features_ holds its encoding):
+  // r(a) = Q(I, a) - sum_b sigma(b) Q(I, b) from the value network, weight 1.
+  void RecordValueAdvantage(uint32_t legal, const std::array<float, 32>& sigma) {
+    std::array<float, 32> q{};
+    policy_.Evaluate(kValueNetwork, features_, legal, std::span<float>(q.data(), num_actions_));
+    double node = 0;
+    for (uint32_t m = legal; m; m &= m - 1) {
+      const int a = std::countr_zero(m);
+      node += sigma[a] * q[a];
+    }
+    const size_t i = advantage_.Add(features_, legal, 1.0f, iteration_, traverser_, index_);
+    ++stats_.advantage_samples;
+    const std::span<float> target = advantage_.target(i);
+    for (uint32_t m = legal; m; m &= m - 1) {
+      const int a = std::countr_zero(m);
+      target[a] = static_cast<float>(q[a] - node);
+    }
+  }
+
+  bool Hybrid() const {
+    return config_.scheme == Scheme::kHybrid || config_.scheme == Scheme::kValue;
   }
 
   // Draws an action from epsilon * uniform(legal) + (1 - epsilon) * sigma.
@@ -290,6 +354,7 @@ class CfrTraversal {
   std::span<float> features_;
   SampleBuffer& advantage_;
   SampleBuffer& strategy_;
+  SampleBuffer& value_;
   WorkerStats& stats_;
 };
 

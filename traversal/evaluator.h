@@ -15,10 +15,13 @@
 namespace lcfr::traversal {
 
 // Network ids. The CFR traversals ask the advantage network of the player to move (its current
-// regret-matching strategy); evaluation and agents ask the strategy network.
+// regret-matching strategy); evaluation and agents ask the strategy network. The value scheme
+// (traversal/cfr.h) also asks the value network: the expected payoff of each action for the
+// player to move, in scaled payoff units, when both players follow their current strategies.
 inline constexpr int kAdvantageNetwork0 = 0;
 inline constexpr int kAdvantageNetwork1 = 1;
 inline constexpr int kStrategyNetwork = 2;
+inline constexpr int kValueNetwork = 3;
 inline constexpr int kMaxNetworks = 4;
 inline constexpr int AdvantageNetwork(int player) { return player; }
 
@@ -31,7 +34,8 @@ struct PolicyRequest {
 
 // Fills each request's output with a probability distribution over its legal actions (0 at
 // illegal ones): regret matching of the advantages for an advantage network, the masked softmax
-// for a strategy network. One instance per worker; called on the worker's thread (never on a
+// for a strategy network; for the value network, its raw outputs at the legal actions (0 at
+// illegal ones). One instance per worker; called on the worker's thread (never on a
 // fiber), one batch at a time; requests may mix networks. The spans stay valid during the call
 // only. Errors are thrown (the worker cancels its traversals and rethrows).
 class Evaluator {

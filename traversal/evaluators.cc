@@ -50,7 +50,13 @@ void PseudoNetworkEvaluator::Evaluate(std::span<const PolicyRequest> requests) {
       for (int j = 0; j < feature_size_; ++j) sum += row[j] * r.features[j];
       advantages[a] = sum;
     }
-    RegretMatching(std::span<const float>(advantages), r.legal_mask, r.output, fallback_);
+    if (r.network == kValueNetwork) {
+      for (int a = 0; a < num_actions_; ++a) {
+        r.output[a] = (r.legal_mask >> a & 1) ? advantages[a] : 0.0f;
+      }
+    } else {
+      RegretMatching(std::span<const float>(advantages), r.legal_mask, r.output, fallback_);
+    }
   }
 }
 

@@ -22,8 +22,9 @@ class UniformEvaluator : public Evaluator {
 };
 
 // A deterministic stand-in for a network: per network id, a fixed random linear map (weights
-// uniform in [-1, 1] from `seed`) from features to advantages, then regret matching. Each row's
-// answer depends only on (network, features): batch composition cannot change it.
+// uniform in [-1, 1] from `seed`) from features to advantages, then regret matching (the value
+// network: the linear map's outputs at the legal actions). Each row's answer depends only on
+// (network, features): batch composition cannot change it.
 class PseudoNetworkEvaluator : public Evaluator {
  public:
   PseudoNetworkEvaluator(int feature_size, int num_actions, uint64_t seed,

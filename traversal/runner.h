@@ -72,8 +72,7 @@ class TraversalRunner {
       }
       for (int s = 0; s < slots; ++s) {
         worker->features.emplace_back(game.EncodingSize());
-        worker->slots.push_back({SampleBuffer(game.EncodingSize(), game.num_actions()),
-                                 SampleBuffer(game.EncodingSize(), game.num_actions())});
+        worker->slots.push_back(NewBlock());
       }
       workers_.push_back(std::move(worker));
     }
@@ -84,12 +83,20 @@ class TraversalRunner {
   // traversal, the sink or an evaluator throws, that worker's other traversals are cancelled
   // and the first failure (lowest worker) is rethrown here once every worker has stopped.
   void Run(int iteration, int traverser, int64_t count, SampleSink& sink) {
+    Run(iteration, traverser, 0, count, sink);
+  }
+
+  // Runs traversals [first, first + count): one process's share of an iteration split over
+  // several (training/distributed.h). Traversal i draws from the same stream as in a run of
+  // all of them, so the shares' samples together are those of the whole range. Worker w runs
+  // [first + count * w / W, first + count * (w + 1) / W).
+  void Run(int iteration, int traverser, int64_t first, int64_t count, SampleSink& sink) {
     LCFR_CHECK(traverser == 0 || traverser == 1);
     const int num_workers = static_cast<int>(workers_.size());
     sink.BeginRun(num_workers);
     auto body = [&](int w) {
-      const int64_t begin = count * w / num_workers;
-      const int64_t end = count * (w + 1) / num_workers;
+      const int64_t begin = first + count * w / num_workers;
+      const int64_t end = first + count * (w + 1) / num_workers;
       RunWorker(w, iteration, traverser, begin, end - begin, sink);
     };
     if (num_workers == 1) {
@@ -132,8 +139,12 @@ class TraversalRunner {
   // The samples of one traversal: a fiber slot's buffers while it runs, parked if it
   // finishes before an earlier traversal of its worker.
   struct Block {
-    SampleBuffer advantage, strategy;
+    SampleBuffer advantage, strategy, value;
   };
+  Block NewBlock() const {
+    const int f = game_.EncodingSize(), a = game_.num_actions();
+    return {SampleBuffer(f, a), SampleBuffer(f, a), SampleBuffer(f, a)};
+  }
   struct Worker {
     std::unique_ptr<Evaluator> evaluator;
     std::unique_ptr<FiberBatcher> batcher;     // null for the plain recursion
@@ -148,6 +159,7 @@ class TraversalRunner {
     void Recycle(Block&& block) {
       block.advantage.Clear();
       block.strategy.Clear();
+      block.value.Clear();
       spare.push_back(std::move(block));
     }
   };
@@ -162,8 +174,7 @@ class TraversalRunner {
         parked = std::move(worker.spare.back());
         worker.spare.pop_back();
       } else {
-        parked = Block{SampleBuffer(game_.EncodingSize(), game_.num_actions()),
-                       SampleBuffer(game_.EncodingSize(), game_.num_actions())};
+        parked = NewBlock();
       }
       std::swap(parked, slot);  // no copy: the slot continues with the spare's buffers
       worker.parked.emplace(index, std::move(parked));
@@ -180,8 +191,10 @@ class TraversalRunner {
   }
 
   void Emit(int w, int64_t index, const Block& block, SampleSink& sink) {
-    sink.Consume(w, index, {&block.advantage, 0, block.advantage.size()},
-                 {&block.strategy, 0, block.strategy.size()});
+    sink.Consume(w, index,
+                 {{&block.advantage, 0, block.advantage.size()},
+                  {&block.strategy, 0, block.strategy.size()},
+                  {&block.value, 0, block.value.size()}});
   }
 
   void RunWorker(int w, int iteration, int traverser, int64_t begin, int64_t count,
@@ -195,13 +208,14 @@ class TraversalRunner {
         Block& slot = worker.slots[policy.slot()];
         slot.advantage.Clear();
         slot.strategy.Clear();
+        slot.value.Clear();
         const typename CfrTraversal<G>::Params params{&game_, &config_.cfr, traverser, iteration,
                                                       index};
         engine::Rng rng(
             engine::DeriveSeed({config_.seed, static_cast<uint64_t>(iteration),
                                 static_cast<uint64_t>(traverser), static_cast<uint64_t>(index)}));
         CfrTraversal<G>(params, rng, policy, worker.features[policy.slot()], slot.advantage,
-                        slot.strategy, stats)
+                        slot.strategy, slot.value, stats)
             .Run();
         Complete(w, index, slot, sink);
       };

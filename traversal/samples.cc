@@ -75,18 +75,25 @@ void CollectingSink::BeginRun(int num_workers) {
                            SampleBuffer(advantage.feature_size(), advantage.num_actions()));
   worker_strategy_.assign(num_workers,
                           SampleBuffer(strategy.feature_size(), strategy.num_actions()));
+  worker_value_.assign(num_workers, SampleBuffer(value.feature_size(), value.num_actions()));
 }
 
-void CollectingSink::Consume(int worker, int64_t, SampleRange adv, SampleRange strat) {
-  worker_advantage_[worker].Append(*adv.buffer, adv.begin, adv.count);
-  worker_strategy_[worker].Append(*strat.buffer, strat.begin, strat.count);
+void CollectingSink::Consume(int worker, int64_t, const TraversalSamples& samples) {
+  auto append = [](SampleBuffer& to, const SampleRange& range) {
+    if (range.count > 0) to.Append(*range.buffer, range.begin, range.count);
+  };
+  append(worker_advantage_[worker], samples.advantage);
+  append(worker_strategy_[worker], samples.strategy);
+  append(worker_value_[worker], samples.value);
 }
 
 void CollectingSink::EndRun() {
   for (const SampleBuffer& b : worker_advantage_) advantage.Append(b);
   for (const SampleBuffer& b : worker_strategy_) strategy.Append(b);
+  for (const SampleBuffer& b : worker_value_) value.Append(b);
   worker_advantage_.clear();
   worker_strategy_.clear();
+  worker_value_.clear();
 }
 
 }  // namespace lcfr::traversal

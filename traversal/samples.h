@@ -2,12 +2,15 @@
 // receives them.
 //
 // A sample is (infoset features, legal mask, target per action, weight, iteration, player,
-// traversal index). Two kinds:
+// traversal index). Three kinds:
 // - advantage samples, recorded at the traverser's decisions: the target is the sampled
 //   counterfactual regret of every legal action (0 at illegal actions), in payoff units divided
 //   by the payoff scale (traversal/cfr.h);
 // - strategy samples, recorded at the other player's decisions: the target is that player's
-//   current strategy (probabilities).
+//   current strategy (probabilities);
+// - value samples (the value scheme only), recorded at the traverser's decisions: the sampled
+//   payoff of the actions in the mask (every expanded action, or the one action taken), an
+//   estimate of their action values Q(I, a); the mask holds those actions, not every legal one.
 // `weight` is the importance weight 1 / q, where q is the probability that the traversal's own
 // sampling of traverser actions reached the node (1 under external sampling). Summed over
 // samples and divided by the number of traversals, weight * target is an unbiased estimate of
@@ -93,42 +96,51 @@ struct SampleRange {
   size_t count = 0;
 };
 
+// One traversal's samples, by kind.
+struct TraversalSamples {
+  SampleRange advantage;
+  SampleRange strategy;
+  SampleRange value;
+};
+
 // Receives the samples of an iteration's traversals as they complete (streaming: a worker keeps
 // only the traversals that finished ahead of an earlier one still in flight).
 //
 // Contract, per TraversalRunner::Run: BeginRun(num_workers) on the calling thread; then, on the
 // worker threads, Consume once per traversal: for each worker in increasing traversal index,
-// one call at a time, with worker w covering the index range [count * w / W, count * (w + 1) /
-// W); calls from different workers may run concurrently; then EndRun() on the calling thread
-// after every worker stopped. So every sample reaches the sink exactly once, and concatenating
-// the workers' streams in worker order gives the samples in traversal order, whatever the
-// worker count and interleave width. The ranges are valid during the call only. Consume may
-// throw; the traversal then fails like any other (TaskFailure). If Run throws, the sink may
-// have received part of the iteration and EndRun is not called.
+// one call at a time, with worker w covering the index range [first + count * w / W, first +
+// count * (w + 1) / W) of the run's [first, first + count); calls from different workers may run
+// concurrently; then EndRun() on the calling thread after every worker stopped. So every sample
+// reaches the sink exactly once, and concatenating the workers' streams in worker order gives the
+// samples in traversal order, whatever the worker count and interleave width. The ranges are valid
+// during the call only. Consume may throw; the traversal then fails like any other (TaskFailure).
+// If Run throws, the sink may have received part of the iteration and EndRun is not called.
 class SampleSink {
  public:
   virtual ~SampleSink() = default;
   virtual void BeginRun(int num_workers) { (void)num_workers; }
-  virtual void Consume(int worker, int64_t traversal, SampleRange advantage,
-                       SampleRange strategy) = 0;
+  virtual void Consume(int worker, int64_t traversal, const TraversalSamples& samples) = 0;
   virtual void EndRun() {}
 };
 
 // A sink that keeps everything: per worker while the run lasts, then in traversal order in
-// `advantage` and `strategy` (appended to what they held).
+// `advantage`, `strategy` and `value` (appended to what they held).
 class CollectingSink : public SampleSink {
  public:
   CollectingSink(int feature_size, int num_actions)
-      : advantage(feature_size, num_actions), strategy(feature_size, num_actions) {}
+      : advantage(feature_size, num_actions),
+        strategy(feature_size, num_actions),
+        value(feature_size, num_actions) {}
   void BeginRun(int num_workers) override;
-  void Consume(int worker, int64_t traversal, SampleRange adv, SampleRange strat) override;
+  void Consume(int worker, int64_t traversal, const TraversalSamples& samples) override;
   void EndRun() override;
 
   SampleBuffer advantage;
   SampleBuffer strategy;
+  SampleBuffer value;
 
  private:
-  std::vector<SampleBuffer> worker_advantage_, worker_strategy_;
+  std::vector<SampleBuffer> worker_advantage_, worker_strategy_, worker_value_;
 };
 
 }  // namespace lcfr::traversal

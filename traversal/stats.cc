@@ -78,6 +78,7 @@ void WorkerStats::Merge(const WorkerStats& other) {
   capped_leaves += other.capped_leaves;
   advantage_samples += other.advantage_samples;
   strategy_samples += other.strategy_samples;
+  value_samples += other.value_samples;
   policy_calls += other.policy_calls;
   rows.Merge(other.rows);
   for (int n = 0; n < kMaxNetworks; ++n) {
@@ -94,9 +95,9 @@ std::string WorkerStats::Summary() const {
   std::string out =
       lcfr::StrCat("traversals ", traversals, ", nodes ", nodes, ", capped leaves ", capped_leaves,
                    ", samples ", advantage_samples, " advantage + ", strategy_samples,
-                   " strategy\n", "policy calls ", policy_calls, " in ", batches(),
-                   " batches; rows per batch mean ", fmt::format("{:.1f}", rows.Mean()), ", p50 ",
-                   rows.Percentile(0.5), ", p95 ", rows.Percentile(0.95), "\n");
+                   " strategy + ", value_samples, " value\n", "policy calls ", policy_calls, " in ",
+                   batches(), " batches; rows per batch mean ", fmt::format("{:.1f}", rows.Mean()),
+                   ", p50 ", rows.Percentile(0.5), ", p95 ", rows.Percentile(0.95), "\n");
   for (int n = 0; n < kMaxNetworks; ++n) {
     if (networks[n].policy_calls == 0) continue;
     lcfr::StrAppend(&out, "  network ", n, ": ", networks[n].policy_calls, " calls, ",

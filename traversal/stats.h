@@ -35,6 +35,7 @@ struct WorkerStats {
   int64_t capped_leaves = 0;  // terminals that ended at the game's decision cap
   int64_t advantage_samples = 0;
   int64_t strategy_samples = 0;
+  int64_t value_samples = 0;  // the value scheme's action-value samples
   int64_t policy_calls = 0;
   RowHistogram rows;  // rows per evaluator call (a "batch"; 1 for the plain recursion)
   std::array<NetworkStats, kMaxNetworks> networks;

@@ -77,7 +77,7 @@ expect_exit 2 "agent unknown bot" -- "$lcfr" agent --bot nobody
 # info
 expect_exit 0 "info json" -- "$lcfr" info --json
 contains "$tmp/out" '"torch_version"' "info reports libtorch"
-contains "$tmp/out" '"classic_encoding_size":594' "info reports the encoding size"
+contains "$tmp/out" '"classic_encoding_size":618' "info reports the encoding size"
 
 # sweep: a tiny network, two widths and the recursion; the CSV columns users' scripts read.
 expect_exit 0 "sweep" -- "$lcfr" sweep --widths 1,4 --traversals 2 --hidden 16 --layers 1 \

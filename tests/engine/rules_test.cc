@@ -14,7 +14,7 @@ TEST_CASE("rules: classic defaults are valid and give the documented sizes", "[r
   CHECK(rules.deck_size() == 60);
   CHECK(rules.num_actions() == 22);
   const LostCities game(rules);
-  CHECK(game.EncodingSize() == 594);
+  CHECK(game.EncodingSize() == 618);
 }
 
 TEST_CASE("rules: every out-of-range value names its key", "[rules]") {

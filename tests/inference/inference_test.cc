@@ -70,9 +70,8 @@ std::vector<float> Reference(NetworkSet& nets, const PolicyRequest& r) {
                            .clone();
   const at::Tensor y = nets.nets[r.network]->forward(x).contiguous();
   std::vector<float> out(r.output.size());
-  PolicyFromOutputsRow({y.data_ptr<float>(), out.size()}, r.legal_mask,
-                       r.network == traversal::kStrategyNetwork, traversal::RmFallback::kArgmax,
-                       out);
+  PolicyFromOutputsRow({y.data_ptr<float>(), out.size()}, r.legal_mask, OutputKindOf(r.network),
+                       traversal::RmFallback::kArgmax, out);
   return out;
 }
 
@@ -90,8 +89,18 @@ std::unique_ptr<traversal::Evaluator> MakeCpuEvaluator(std::shared_ptr<const Mod
 CATCH_TEST_CASE("Evaluator: mixed-network batches match the per-network reference", "[inference]") {
   NetworkSet nets = NetworkSet::Create(SmallShape(), 1);
   auto store = std::make_shared<ModelStore>(nets);
-  for (const auto& networks :
-       std::vector<std::vector<int>>{{0}, {2}, {0, 1}, {0, 2}, {1, 2}, {0, 1, 2}}) {
+  for (const auto& networks : std::vector<std::vector<int>>{{0},
+                                                            {2},
+                                                            {3},
+                                                            {0, 1},
+                                                            {0, 2},
+                                                            {1, 2},
+                                                            {0, 3},
+                                                            {1, 3},
+                                                            {0, 1, 2},
+                                                            {0, 2, 3},
+                                                            {0, 1, 3},
+                                                            {0, 1, 2, 3}}) {
     for (int max_batch : {1024, 5}) {
       auto evaluator = MakeCpuEvaluator(store, max_batch);
       Batch batch = MakeBatch(nets.shape, 37, networks, 7);
@@ -104,7 +113,8 @@ CATCH_TEST_CASE("Evaluator: mixed-network batches match the per-network referenc
           if (!(r.legal_mask >> a & 1)) CATCH_CHECK(r.output[a] == 0.0f);
           total += r.output[a];
         }
-        CATCH_CHECK(total == Approx(1.0f).margin(1e-5));
+        // Probabilities, except the value network's raw action values.
+        if (r.network != traversal::kValueNetwork) CATCH_CHECK(total == Approx(1.0f).margin(1e-5));
       }
     }
   }
@@ -153,7 +163,7 @@ CATCH_TEST_CASE("Evaluator: fused and per-network split give the same strategies
 CATCH_TEST_CASE("Policy ops: the tensor path equals the row path", "[inference]") {
   c10::InferenceMode guard;
   at::manual_seed(4);
-  const int64_t blocks = 3, rows = 50, actions = 6;
+  const int64_t blocks = 4, rows = 50, actions = 6;
   at::Tensor outputs = at::randn({blocks, rows, actions});
   // Some rows with no positive advantage, some with ties, to exercise both fallbacks.
   outputs.select(1, 0).fill_(-1.0f);
@@ -169,13 +179,14 @@ CATCH_TEST_CASE("Policy ops: the tensor path equals the row path", "[inference]"
     }
   }
   for (auto fallback : {traversal::RmFallback::kArgmax, traversal::RmFallback::kUniform}) {
-    const std::vector<bool> strategy = {false, true, false};
-    const at::Tensor probs = PolicyFromOutputs(outputs, mask, strategy, fallback).contiguous();
+    const std::vector<OutputKind> kinds = {OutputKind::kRegretMatching, OutputKind::kSoftmax,
+                                           OutputKind::kValues, OutputKind::kRegretMatching};
+    const at::Tensor probs = PolicyFromOutputs(outputs, mask, kinds, fallback).contiguous();
     const at::Tensor flat_out = outputs.contiguous().view({-1, actions});
     for (int64_t i = 0; i < blocks * rows; ++i) {
       std::vector<float> expected(actions);
       PolicyFromOutputsRow({flat_out[i].data_ptr<float>(), static_cast<size_t>(actions)}, legal[i],
-                           strategy[i / rows], fallback, expected);
+                           kinds[i / rows], fallback, expected);
       for (int64_t a = 0; a < actions; ++a) {
         CATCH_CHECK(probs.view({-1, actions})[i][a].item<float>() ==
                     Approx(expected[a]).margin(1e-6));

@@ -1,5 +1,6 @@
 #include "training/reservoir.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <vector>
@@ -34,6 +35,26 @@ TEST_CASE("Reservoir: keeps everything until full, then a uniform sample", "[res
     for (int64_t i = 0; i < r.size(); ++i) ++kept[static_cast<int>(r.features(i)[0])];
   }
   for (int count : kept) CHECK(std::abs(count - 200) < 75);  // ~5.3 sigma
+}
+
+TEST_CASE("Reservoir: AddRecent keeps the latest samples, a sliding window", "[reservoir]") {
+  Reservoir window(10, 2, 3);
+  window.AddRecent(Samples(7, 0));
+  CHECK(window.size() == 7);
+  window.AddRecent(Samples(8, 7));  // samples 0..14 offered; 5..14 remain
+  CHECK(window.size() == 10);
+  CHECK(window.seen() == 15);
+  std::vector<int> held;
+  for (int64_t i = 0; i < window.size(); ++i)
+    held.push_back(static_cast<int>(window.features(i)[0]));
+  std::sort(held.begin(), held.end());
+  CHECK(held == std::vector<int>{5, 6, 7, 8, 9, 10, 11, 12, 13, 14});
+  window.AddRecent(Samples(25, 100));
+  held.clear();
+  for (int64_t i = 0; i < window.size(); ++i)
+    held.push_back(static_cast<int>(window.features(i)[0]));
+  std::sort(held.begin(), held.end());
+  CHECK(held == std::vector<int>{115, 116, 117, 118, 119, 120, 121, 122, 123, 124});
 }
 
 TEST_CASE("Reservoir: deterministic, and saved/loaded exactly", "[reservoir]") {

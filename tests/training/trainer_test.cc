@@ -55,6 +55,9 @@ TEST_CASE("Trainer: Deep CFR on Kuhn reaches exploitability < 0.05", "[trainer]"
 TEST_CASE("Trainer: a Lost Cities smoke run writes every artefact", "[trainer]") {
   auto config = LoadConfigFile(Source("configs/smoke.yaml"));
   REQUIRE(config.ok());
+  const std::string scheme = GENERATE("hybrid", "value");
+  INFO("scheme " << scheme);
+  config->traversal.scheme = scheme;
   TrainOptions options;
   options.config = *config;
   options.run_dir = TempDir();
@@ -71,6 +74,10 @@ TEST_CASE("Trainer: a Lost Cities smoke run writes every artefact", "[trainer]")
   CHECK(metrics[1].contains("eval"));
   CHECK(metrics[1]["eval"]["random"]["games"] == 20);
   CHECK(metrics[1].contains("strategy_loss"));
+  const bool value = scheme == "value";
+  CHECK(metrics[1].contains("value_loss") == value);
+  CHECK((metrics[1]["samples"]["value"].get<int64_t>() > 0) == value);
+  CHECK(Exists(options.run_dir + "/checkpoints/iter_000004/value.mem") == value);
   CHECK(Exists(options.run_dir + "/config.yaml"));
   CHECK(Exists(options.run_dir + "/summary.json"));
   CHECK(Exists(options.run_dir + "/checkpoints/iter_000004/networks.pt"));
@@ -88,6 +95,9 @@ TEST_CASE("Trainer: a Lost Cities smoke run writes every artefact", "[trainer]")
 TEST_CASE("Trainer: a resumed run continues exactly where it stopped", "[trainer]") {
   auto config = LoadConfigFile(Source("configs/smoke.yaml"));
   REQUIRE(config.ok());
+  const std::string scheme = GENERATE("hybrid", "value");
+  INFO("scheme " << scheme);
+  config->traversal.scheme = scheme;
   TrainOptions straight;
   straight.config = *config;
   straight.run_dir = TempDir();
@@ -110,6 +120,7 @@ TEST_CASE("Trainer: a resumed run continues exactly where it stopped", "[trainer
   for (size_t i = 0; i < a.size(); ++i) {
     INFO("iteration " << i + 1);
     CHECK(a[i]["advantage_loss"] == b[i]["advantage_loss"]);
+    CHECK(a[i].value("value_loss", -1.0) == b[i].value("value_loss", -1.0));
     CHECK(a[i]["samples"] == b[i]["samples"]);
     CHECK(a[i]["memory"] == b[i]["memory"]);
     if (a[i].contains("eval")) CHECK(a[i]["eval"] == b[i]["eval"]);

@@ -73,9 +73,14 @@ TEST_CASE("Traversal: samples are bit-identical for every width and worker count
   LostCities game;
   RunnerConfig base;
   base.seed = 99;
-  base.cfr.scheme = Scheme::kHybrid;
   base.cfr.hybrid_depth = 1;
   base.cfr.hybrid_epsilon = 0.1;
+  SECTION("hybrid") { base.cfr.scheme = Scheme::kHybrid; }
+  SECTION("value") {
+    base.cfr.scheme = Scheme::kValue;
+    base.cfr.value_from_iteration = 1;
+    base.cfr.value_sample_rate = 0.3;
+  }
   auto factory = [&](int) {
     return std::make_unique<PseudoNetworkEvaluator>(game.EncodingSize(), game.num_actions(), 5);
   };
@@ -88,6 +93,8 @@ TEST_CASE("Traversal: samples are bit-identical for every width and worker count
   REQUIRE(reference.strategy.size() > 0);
   CHECK(reference_stats.advantage_samples == static_cast<int64_t>(reference.advantage.size()));
   CHECK(reference_stats.strategy_samples == static_cast<int64_t>(reference.strategy.size()));
+  CHECK(reference_stats.value_samples == static_cast<int64_t>(reference.value.size()));
+  CHECK(reference.value.empty() == (base.cfr.scheme != Scheme::kValue));
   CHECK(reference_stats.traversals == count);
   // Samples arrive in traversal order, each traversal's once.
   for (size_t i = 1; i < reference.advantage.size(); ++i) {
@@ -104,6 +111,7 @@ TEST_CASE("Traversal: samples are bit-identical for every width and worker count
     INFO("width " << width << ", workers " << workers);
     CHECK(sink.advantage == reference.advantage);
     CHECK(sink.strategy == reference.strategy);
+    CHECK(sink.value == reference.value);
     CHECK(stats.nodes == reference_stats.nodes);
     CHECK(stats.policy_calls == reference_stats.policy_calls);
   }
@@ -192,7 +200,8 @@ double StartFactor(const G& game, const CfrConfig& cfr, int traverser,
     if (l > 0 && player[l - 1] == traverser) prefix_probability /= legal_count[l - 1];
     int depth = 0;  // traverser decisions between the start and I
     for (int k = l; k < n; ++k) depth += player[k] == traverser;
-    const bool recorded = cfr.scheme != Scheme::kHybrid || depth < cfr.hybrid_depth;
+    const bool hybrid = cfr.scheme == Scheme::kHybrid || cfr.scheme == Scheme::kValue;
+    const bool recorded = !hybrid || depth < cfr.hybrid_depth;
     if (recorded) c += prefix_probability / (cfr.start_depth_max + 1);
   }
   return c;
@@ -275,6 +284,14 @@ TEST_CASE("Traversal: sampled regrets are unbiased on Kuhn, every scheme", "[cfr
     cfr.hybrid_actions = 1;
     for (int traverser : {0, 1}) CheckUnbiased(game, cfr, 40000, traverser, 6);
   }
+  SECTION("value, before its tail samples start: the hybrid's expanded samples") {
+    cfr.scheme = Scheme::kValue;
+    cfr.hybrid_depth = 1;
+    cfr.hybrid_epsilon = 0.3;
+    cfr.value_from_iteration = 2;  // CheckUnbiased runs iteration 1
+    CheckUnbiased(game, cfr, 20000, 0, 3);
+    CheckUnbiased(game, cfr, 20000, 1, 6);
+  }
 }
 
 TEST_CASE("Traversal: sampled regrets are unbiased on Leduc", "[cfr][unbiased]") {
@@ -323,6 +340,122 @@ TEST_CASE("Traversal: sampled regrets are unbiased on Leduc", "[cfr][unbiased]")
     cfr.scheme = Scheme::kExternal;
     cfr.start_depth_max = 3;
     for (int traverser : {0, 1}) CheckUnbiased(game, cfr, 50000, traverser, infosets[traverser]);
+  }
+}
+
+// Answers the advantage networks with HashedStrategy and the value network with the exact
+// action values of HashedStrategy for `traverser` (the only player whose values are asked).
+template <typename G>
+class ExactValueEvaluator : public Evaluator {
+ public:
+  ExactValueEvaluator(const G& game, int traverser)
+      : traverser_(traverser),
+        scale_(game.DefaultPayoffScale()),
+        values_(engine::ExactSolver<G>(game).ActionValues(HashedPolicy(game), traverser)) {}
+  void Evaluate(std::span<const PolicyRequest> requests) override {
+    for (const PolicyRequest& r : requests) {
+      if (r.network != kValueNetwork) {
+        HashedStrategy(r.network, r.features, r.legal_mask, r.output);
+        continue;
+      }
+      const auto& q = values_.at(engine::InfosetKey(traverser_, r.features)).q;
+      for (size_t a = 0; a < r.output.size(); ++a) {
+        r.output[a] = (r.legal_mask >> a & 1) ? static_cast<float>(q[a] / scale_) : 0.0f;
+      }
+    }
+  }
+
+ private:
+  int traverser_;
+  double scale_;
+  std::unordered_map<std::string, typename engine::ExactSolver<G>::ActionValue> values_;
+};
+
+TEST_CASE("Traversal: the value scheme's samples on Leduc, against exact action values",
+          "[cfr][unbiased]") {
+  LeducPoker game;
+  engine::ExactSolver<LeducPoker> solver(game);
+  const int n = game.num_actions();
+  RunnerConfig config;
+  config.seed = 77;
+  config.worker_chunk_size = 16;
+  config.cfr.scheme = Scheme::kValue;
+  config.cfr.value_from_iteration = 1;
+  config.cfr.hybrid_epsilon = 0.2;
+  const int hybrid_depth = GENERATE(0, 1);
+  config.cfr.hybrid_depth = hybrid_depth;
+  INFO("hybrid_depth " << hybrid_depth);
+  for (int traverser : {0, 1}) {
+    INFO("traverser " << traverser);
+    const auto exact = solver.ActionValues(HashedPolicy(game), traverser);
+    const auto uniform = solver.ActionValues(
+        [&](const auto& s, std::span<float> out) {
+          const uint32_t legal = game.LegalMask(s);
+          for (int a = 0; a < n; ++a)
+            out[a] = (legal >> a & 1) ? 1.0f / static_cast<float>(std::popcount(legal)) : 0.0f;
+        },
+        traverser);
+    const int64_t traversals = 30000;
+    WorkerStats stats;
+    const CollectingSink sink = RunOnce(
+        game, config, 1, traverser, traversals,
+        [&](int) { return std::make_unique<ExactValueEvaluator<LeducPoker>>(game, traverser); },
+        &stats);
+    CHECK(stats.value_samples == static_cast<int64_t>(sink.value.size()));
+
+    // Tail advantage samples: with exact values, the target is exactly q(a) - sum sigma q (with
+    // hybrid_depth 1, the expanded node's samples are sampled estimates instead).
+    const double scale = game.DefaultPayoffScale();
+    std::vector<float> sigma(n);
+    int tail_samples = 0;
+    for (size_t i = 0; i < sink.advantage.size(); ++i) {
+      const std::string key = engine::InfosetKey(traverser, sink.advantage.features(i));
+      const uint32_t legal = sink.advantage.legal_mask(i);
+      HashedStrategy(traverser, sink.advantage.features(i), legal, sigma);
+      const auto& q = exact.at(key).q;
+      double node = 0;
+      for (int a = 0; a < n; ++a) node += sigma[a] * q[a];
+      bool exact_target = true;
+      for (int a = 0; a < n; ++a) {
+        const double expected = (legal >> a & 1) ? (q[a] - node) / scale : 0.0;
+        exact_target &= std::abs(sink.advantage.target(i)[a] - expected) < 1e-5;
+      }
+      if (hybrid_depth == 0) REQUIRE(exact_target);
+      tail_samples += exact_target;
+    }
+    CHECK(tail_samples > 1000);
+
+    // Value samples: per (infoset, action), the mean is the exact action value.
+    std::map<std::pair<std::string, int>, std::pair<double, double>> sums;  // sum, sum of squares
+    std::map<std::pair<std::string, int>, int> counts;
+    for (size_t i = 0; i < sink.value.size(); ++i) {
+      const std::string key = engine::InfosetKey(traverser, sink.value.features(i));
+      for (uint32_t m = sink.value.legal_mask(i); m; m &= m - 1) {
+        const int a = std::countr_zero(m);
+        const double x = sink.value.target(i)[a];
+        auto& [sum, sum_sq] = sums[{key, a}];
+        sum += x, sum_sq += x * x;
+        ++counts[{key, a}];
+      }
+    }
+    int checked = 0, rejected_uniform = 0;
+    double worst = 0;
+    for (const auto& [key_action, sum] : sums) {
+      const int count = counts.at(key_action);
+      if (count < 30) continue;
+      const double mean = sum.first / count;
+      const double var = std::max(0.0, sum.second / count - mean * mean);
+      const double se = std::sqrt(var / (count - 1));
+      const double expected = exact.at(key_action.first).q[key_action.second] / scale;
+      worst = std::max(worst, std::abs(mean - expected) / (se + 1e-6));
+      CHECK(std::abs(mean - expected) <= 5 * se + 1e-6);
+      const double other = uniform.at(key_action.first).q[key_action.second] / scale;
+      rejected_uniform += std::abs(mean - other) > 5 * se + 1e-6;
+      ++checked;
+    }
+    INFO("largest deviation " << worst << " standard errors over " << checked << " checks");
+    CHECK(checked > 150);
+    CHECK(rejected_uniform > 0);
   }
 }
 
@@ -389,10 +522,11 @@ TEST_CASE("Traversal: fiber stacks hold a traversal down to the decision cap", "
   std::vector<std::vector<float>> features(3, std::vector<float>(game.EncodingSize()));
   SampleBuffer advantage(game.EncodingSize(), game.num_actions());
   SampleBuffer strategy(game.EncodingSize(), game.num_actions());
+  SampleBuffer value(game.EncodingSize(), game.num_actions());
   batcher.Run(6, [&](int64_t index, PolicyClient& policy) {
     const CfrTraversal<LostCities>::Params params{&game, &cfr, 0, 1, index};
     CfrTraversal<LostCities>(params, engine::Rng(static_cast<uint64_t>(index)), policy,
-                             features[policy.slot()], advantage, strategy, batcher.stats())
+                             features[policy.slot()], advantage, strategy, value, batcher.stats())
         .Run();
   });
   const WorkerStats& stats = batcher.stats();
