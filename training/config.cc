@@ -70,7 +70,8 @@ std::vector<ConfigField> BuildFields() {
        0,
        1e7,
        {},
-       "keep the checkpoint of every Nth iteration; others are replaced (0: latest only)"});
+       "keep every Nth iteration's checkpoint, without its memories; others are replaced "
+       "(0: latest only)"});
   // rules: the engine's field table
   for (const engine::RulesField& rf : engine::RulesFields()) {
     auto member = rf.member;

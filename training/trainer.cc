@@ -667,11 +667,20 @@ class Trainer {
     std::string previous;
     if (auto latest = ReadFile(base + "LATEST"); latest.ok()) previous = *latest;
     if (absl::Status s = WriteFileAtomically(base + "LATEST", name); !s.ok()) return s;
-    // Replace the previous checkpoint unless it is one to keep.
+    // Replace the previous checkpoint unless it is one to keep. A kept one keeps its networks,
+    // state and config (for eval, play, agent) but drops its memories: only the latest is
+    // resumed, and the memories are most of a checkpoint's size (about 1.5 GB for the default).
     if (!previous.empty() && previous != name) {
       const int previous_t = std::atoi(previous.c_str() + 5);
       const int keep = config_.run.keep_every;
-      if (keep == 0 || previous_t % keep != 0) RemoveTree(base + previous);
+      if (keep == 0 || previous_t % keep != 0) {
+        RemoveTree(base + previous);
+      } else {
+        const std::string command = "rm -f '" + base + previous + "'/*.mem";
+        if (std::system(command.c_str()) != 0) {
+          std::fprintf(stderr, "warning: could not remove the memories of %s\n", previous.c_str());
+        }
+      }
     }
     return absl::OkStatus();
   }

@@ -92,6 +92,27 @@ TEST_CASE("Trainer: a Lost Cities smoke run writes every artefact", "[trainer]")
   CHECK(std::system(("rm -rf " + options.run_dir).c_str()) == 0);
 }
 
+TEST_CASE("Trainer: kept checkpoints keep their networks, not their memories", "[trainer]") {
+  auto config = LoadConfigFile(Source("configs/smoke.yaml"));
+  REQUIRE(config.ok());
+  config->run.checkpoint_every = 1;
+  config->run.keep_every = 2;
+  TrainOptions options;
+  options.config = *config;
+  options.run_dir = TempDir();
+  options.progress = false;
+  REQUIRE(Train(options).ok());
+  const std::string base = options.run_dir + "/checkpoints/";
+  CHECK(Exists(base + "iter_000002/networks.pt"));
+  CHECK(Exists(base + "iter_000002/state.json"));
+  CHECK(!Exists(base + "iter_000002/strategy.mem"));
+  CHECK(!Exists(base + "iter_000002/advantage0.mem"));
+  CHECK(!Exists(base + "iter_000001/networks.pt"));
+  CHECK(!Exists(base + "iter_000003/networks.pt"));
+  CHECK(Exists(base + "iter_000004/strategy.mem"));  // the latest: resumable
+  CHECK(std::system(("rm -rf " + options.run_dir).c_str()) == 0);
+}
+
 TEST_CASE("Trainer: a resumed run continues exactly where it stopped", "[trainer]") {
   auto config = LoadConfigFile(Source("configs/smoke.yaml"));
   REQUIRE(config.ok());
