@@ -17,6 +17,7 @@
 #include "apps/commands.h"
 #include "engine/strings.h"
 #include "fmt/core.h"
+#include "inference/torch_info.h"
 #include "training/config.h"
 #include "training/trainer.h"
 
@@ -59,8 +60,16 @@ std::string Describe(int status) {
 // --nproc N: runs this same command as N local ranks (child processes with RANK, WORLD_SIZE,
 // LOCAL_RANK, MASTER_ADDR and MASTER_PORT set) and waits for them. When one fails, the others
 // get 5 s to notice and report it themselves (a dead peer fails their next collective), then
-// SIGTERM, then SIGKILL after 5 s more; the first failure's status is returned.
-int LaunchRanks(const TrainCommandOptions& opts, const std::string& run_dir) {
+// SIGTERM, then SIGKILL after 5 s more; the first failure's status is returned. When the run
+// uses CUDA and several GPUs are visible (and CUDA_VISIBLE_DEVICES is not set), rank r gets GPU
+// r mod count through CUDA_VISIBLE_DEVICES.
+int LaunchRanks(const TrainCommandOptions& opts, const training::TrainConfig& config,
+                const std::string& run_dir) {
+  int gpus = 0;
+  if ((config.training.device != "cpu" || config.inference.device != "cpu") &&
+      std::getenv("CUDA_VISIBLE_DEVICES") == nullptr) {
+    gpus = inference::GetTorchInfo().cuda_devices;  // children exec afresh: no CUDA state
+  }
   const int port = FreeLoopbackPort();
   if (port == 0) {
     PrintError("train", "--nproc: cannot find a free port on 127.0.0.1");
@@ -89,6 +98,7 @@ int LaunchRanks(const TrainCommandOptions& opts, const std::string& run_dir) {
       ::setenv("WORLD_SIZE", std::to_string(opts.nproc).c_str(), 1);
       ::setenv("MASTER_ADDR", "127.0.0.1", 1);
       ::setenv("MASTER_PORT", std::to_string(port).c_str(), 1);
+      if (gpus > 1) ::setenv("CUDA_VISIBLE_DEVICES", std::to_string(rank % gpus).c_str(), 1);
       std::vector<char*> argv;
       for (std::string& a : args) argv.push_back(a.data());
       argv.push_back(nullptr);
@@ -199,7 +209,7 @@ int RunTrain(const TrainCommandOptions& opts) {
       return kExitFailure;
     }
   }
-  if (opts.nproc > 1) return LaunchRanks(opts, run_dir);
+  if (opts.nproc > 1) return LaunchRanks(opts, *config, run_dir);
   if (!opts.quiet && speaker) {
     fmt::print(stderr, "train: {} for {} iterations into {}{}\n", config->run.game,
                config->run.iterations, run_dir,
