@@ -49,12 +49,7 @@ void Reservoir::Add(const traversal::SampleBuffer& samples, engine::Rng& rng) {
     ++seen_;
     int64_t slot;
     if (size() < capacity_) {
-      slot = size();
-      features_.resize(features_.size() + feature_size_);
-      targets_.resize(targets_.size() + num_actions_);
-      masks_.push_back(0);
-      weights_.push_back(0);
-      iterations_.push_back(0);
+      slot = AppendSlot();
     } else {
       // Algorithm R: keep the new sample with probability capacity / seen.
       slot = static_cast<int64_t>(rng.Next() % static_cast<uint64_t>(seen_));
@@ -69,19 +64,19 @@ void Reservoir::AddRecent(const traversal::SampleBuffer& samples) {
   LCFR_CHECK_EQ(samples.num_actions(), num_actions_);
   for (size_t i = 0; i < samples.size(); ++i) {
     ++seen_;
-    int64_t slot;
-    if (size() < capacity_) {
-      slot = size();
-      features_.resize(features_.size() + feature_size_);
-      targets_.resize(targets_.size() + num_actions_);
-      masks_.push_back(0);
-      weights_.push_back(0);
-      iterations_.push_back(0);
-    } else {
-      slot = (seen_ - 1) % capacity_;  // the oldest sample
-    }
-    Write(slot, samples, i);
+    // Once full, the slot of the oldest sample.
+    Write(size() < capacity_ ? AppendSlot() : (seen_ - 1) % capacity_, samples, i);
   }
+}
+
+int64_t Reservoir::AppendSlot() {
+  const int64_t slot = size();
+  features_.resize(features_.size() + feature_size_);
+  targets_.resize(targets_.size() + num_actions_);
+  masks_.push_back(0);
+  weights_.push_back(0);
+  iterations_.push_back(0);
+  return slot;
 }
 
 absl::Status Reservoir::Save(const std::string& path) const {

@@ -45,6 +45,7 @@ class Reservoir {
 
  private:
   void Write(int64_t slot, const traversal::SampleBuffer& samples, size_t i);
+  int64_t AppendSlot();  // grows the storage by one sample; returns its slot
 
   int64_t capacity_;
   int feature_size_;

@@ -56,8 +56,12 @@ for n in 2 3; do
         test -s "$tmp/smoke$n/checkpoints/iter_000004/$mem.rank$r.mem"
     done
   done
-  check "smoke$n: memories are shared out (total advantage size equals one process's cap)" -- \
-    test "$(json "$tmp/smoke$n/metrics.jsonl" 4 "d['memory']['advantage'][0] <= 2000")" = True
+  # Each rank is offered more than its share (2,000 / n) of player 0's advantage samples by
+  # iteration 4 on 2 ranks, so its shard is full: together exactly the configured 2,000. Full-size
+  # shards would hold more. On 3 ranks some shards may not be full yet.
+  op=$([[ $n == 2 ]] && echo "==" || echo "<=")
+  check "smoke$n: the shards together hold the configured capacity" -- \
+    test "$(json "$tmp/smoke$n/metrics.jsonl" 4 "d['memory']['advantage'][0] $op 2000")" = True
 done
 # The digest has power: a different seed gives a different one.
 run seed2 0 -- "${smoke[@]}" --set traversal.workers=2 --set run.seed=8 --set run.iterations=1 \

@@ -35,6 +35,18 @@ std::vector<nlohmann::json> Metrics(const std::string& run_dir) {
 
 bool Exists(const std::string& path) { return std::ifstream(path).good(); }
 
+// configs/smoke.yaml with `scheme`, into a fresh temporary run directory, without progress.
+TrainOptions SmokeOptions(const std::string& scheme) {
+  auto config = LoadConfigFile(Source("configs/smoke.yaml"));
+  REQUIRE(config.ok());
+  config->traversal.scheme = scheme;
+  TrainOptions options;
+  options.config = *config;
+  options.run_dir = TempDir();
+  options.progress = false;
+  return options;
+}
+
 TEST_CASE("Trainer: Deep CFR on Kuhn reaches exploitability < 0.05", "[trainer]") {
   auto config = LoadConfigFile(Source("configs/kuhn.yaml"));
   REQUIRE(config.ok());
@@ -53,15 +65,9 @@ TEST_CASE("Trainer: Deep CFR on Kuhn reaches exploitability < 0.05", "[trainer]"
 }
 
 TEST_CASE("Trainer: a Lost Cities smoke run writes every artefact", "[trainer]") {
-  auto config = LoadConfigFile(Source("configs/smoke.yaml"));
-  REQUIRE(config.ok());
   const std::string scheme = GENERATE("hybrid", "value");
   INFO("scheme " << scheme);
-  config->traversal.scheme = scheme;
-  TrainOptions options;
-  options.config = *config;
-  options.run_dir = TempDir();
-  options.progress = false;
+  TrainOptions options = SmokeOptions(scheme);
   REQUIRE(Train(options).ok());
   const auto metrics = Metrics(options.run_dir);
   REQUIRE(metrics.size() == 4);
@@ -93,14 +99,9 @@ TEST_CASE("Trainer: a Lost Cities smoke run writes every artefact", "[trainer]")
 }
 
 TEST_CASE("Trainer: kept checkpoints keep their networks, not their memories", "[trainer]") {
-  auto config = LoadConfigFile(Source("configs/smoke.yaml"));
-  REQUIRE(config.ok());
-  config->run.checkpoint_every = 1;
-  config->run.keep_every = 2;
-  TrainOptions options;
-  options.config = *config;
-  options.run_dir = TempDir();
-  options.progress = false;
+  TrainOptions options = SmokeOptions("hybrid");
+  options.config.run.checkpoint_every = 1;
+  options.config.run.keep_every = 2;
   REQUIRE(Train(options).ok());
   const std::string base = options.run_dir + "/checkpoints/";
   CHECK(Exists(base + "iter_000002/networks.pt"));
@@ -114,15 +115,9 @@ TEST_CASE("Trainer: kept checkpoints keep their networks, not their memories", "
 }
 
 TEST_CASE("Trainer: a resumed run continues exactly where it stopped", "[trainer]") {
-  auto config = LoadConfigFile(Source("configs/smoke.yaml"));
-  REQUIRE(config.ok());
   const std::string scheme = GENERATE("hybrid", "value");
   INFO("scheme " << scheme);
-  config->traversal.scheme = scheme;
-  TrainOptions straight;
-  straight.config = *config;
-  straight.run_dir = TempDir();
-  straight.progress = false;
+  const TrainOptions straight = SmokeOptions(scheme);
   REQUIRE(Train(straight).ok());
 
   TrainOptions interrupted = straight;
