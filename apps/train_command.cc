@@ -7,7 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <ctime>
 #include <string>
@@ -50,6 +52,10 @@ int FreeLoopbackPort() {
   ::close(fd);
   return port;
 }
+
+// The signal the --nproc launcher received (SIGINT, SIGTERM), to forward to its ranks.
+volatile std::sig_atomic_t g_forward_signal = 0;
+extern "C" void RecordSignal(int signal) { g_forward_signal = signal; }
 
 std::string Describe(int status) {
   if (WIFEXITED(status)) return StrCat("exited with status ", WEXITSTATUS(status));
@@ -107,6 +113,12 @@ int LaunchRanks(const TrainCommandOptions& opts, const training::TrainConfig& co
     }
     children.push_back(pid);
   }
+  // A scheduler's SIGTERM (or Ctrl-C) reaches the launcher: pass it on, so no rank outlives it.
+  struct sigaction action {};
+  action.sa_handler = RecordSignal;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGINT, &action, nullptr);
+  ::sigaction(SIGTERM, &action, nullptr);
   using Clock = std::chrono::steady_clock;
   int result = kExitOk;
   int running = opts.nproc;
@@ -117,6 +129,12 @@ int LaunchRanks(const TrainCommandOptions& opts, const training::TrainConfig& co
     int status = 0;
     const pid_t pid = ::waitpid(-1, &status, stopping ? WNOHANG : 0);
     if (pid == 0) {  // stopping, none exited yet
+      if (const int signal = g_forward_signal; signal != 0) {
+        g_forward_signal = 0;
+        for (pid_t child : children) {
+          if (child > 0) ::kill(child, signal);
+        }
+      }
       if (Clock::now() > next_signal && signals_sent < 2) {
         for (pid_t child : children) {
           if (child > 0) ::kill(child, signals_sent == 0 ? SIGTERM : SIGKILL);
@@ -125,6 +143,20 @@ int LaunchRanks(const TrainCommandOptions& opts, const training::TrainConfig& co
         next_signal = Clock::now() + std::chrono::seconds(5);
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      continue;
+    }
+    if (pid < 0 && errno == EINTR) {
+      const int signal = g_forward_signal;
+      g_forward_signal = 0;
+      for (pid_t child : children) {
+        if (child > 0 && signal != 0) ::kill(child, signal);
+      }
+      if (!stopping) {
+        PrintError("train", StrCat("signal ", signal, " received; stopping the ranks"));
+        stopping = true;
+        next_signal = Clock::now() + std::chrono::seconds(5);
+        if (result == kExitOk) result = kExitFailure;
+      }
       continue;
     }
     if (pid < 0) break;

@@ -109,7 +109,20 @@ check "hung: LATEST is the intact checkpoint of iteration 2" -- \
   test -s "$tmp/hung/checkpoints/$(cat "$tmp/hung/checkpoints/LATEST")/networks.pt" -a \
   "$(cat "$tmp/hung/checkpoints/LATEST")" = iter_000002
 
-# 5. Bad launches.
+# 5. SIGTERM to the --nproc launcher (a scheduler ending the job) reaches every rank.
+"$lcfr" train "${smoke[@]}" --set run.iterations=1000 --nproc 2 --run-dir "$tmp/term" \
+  >"$tmp/term.out" 2>"$tmp/term.err" </dev/null &
+launcher=$!
+for _ in $(seq 100); do [[ -s "$tmp/term/checkpoints/LATEST" ]] && break; sleep 0.2; done
+kill -TERM "$launcher"
+wait "$launcher"
+check "term: the launcher exits non-zero" -- test $? -ne 0
+sleep 1
+check "term: no rank outlives it" -- test "$(pgrep -fc "run-dir $tmp/term")" -eq 0
+grep -q "signal 15 received" "$tmp/term.err" && pass || { fail "term: message"; cat "$tmp/term.err"; }
+check "term: LATEST intact" -- test -s "$tmp/term/checkpoints/$(cat "$tmp/term/checkpoints/LATEST")/networks.pt"
+
+# 6. Bad launches.
 WORLD_SIZE=2 run norank 2 -- "${smoke[@]}" --run-dir "$tmp/norank"
 grep -q "RANK is not set" "$tmp/norank.err" && pass || { fail "WORLD_SIZE without RANK"; cat "$tmp/norank.err"; }
 WORLD_SIZE=2 RANK=0 run nodir 2 -- "${smoke[@]}"
