@@ -1,0 +1,36 @@
+#include "engine/fields.h"
+
+#include "engine/strings.h"
+
+namespace lcfr::engine {
+
+std::string_view NameOf(std::span<const EnumName> names, int value) {
+  for (const EnumName& n : names) {
+    if (n.value == value) return n.name;
+  }
+  return "?";
+}
+
+std::optional<int> ValueOf(std::span<const EnumName> names, std::string_view name) {
+  for (const EnumName& n : names) {
+    if (n.name == name) return n.value;
+  }
+  return std::nullopt;
+}
+
+std::string JoinNames(std::span<const EnumName> names) {
+  std::string out;
+  for (const EnumName& n : names) StrAppend(&out, out.empty() ? "" : ", ", n.name);
+  return out;
+}
+
+std::string NumberText(double value) { return fmt::format("{}", value); }
+
+absl::Status OutOfRange(std::string_view prefix, std::string_view key, std::string_view value,
+                        double min, double max, std::string_view help) {
+  return absl::InvalidArgumentError(StrCat(prefix, key, " = ", value, " is out of range [",
+                                           NumberText(min), ", ", NumberText(max), "] (", help,
+                                           ")"));
+}
+
+}  // namespace lcfr::engine

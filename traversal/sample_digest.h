@@ -1,0 +1,30 @@
+// An order-independent digest of training samples: the sum mod 2^64 of one 64-bit hash per
+// sample (traversal index, iteration, player, mask, weight, target and feature bits, and the
+// sample kind), so equal multisets of samples give equal digests whichever worker or process
+// produced which sample. Kept as two sums of 32-bit halves, which all-reduce without overflow
+// (training/distributed.h). The trainer writes it to metrics.jsonl (samples.digest); the golden
+// test (tests/traversal/golden_test.cc) pins the samples of fixed traversal batches with it.
+#ifndef LCFR_TRAVERSAL_SAMPLE_DIGEST_H_
+#define LCFR_TRAVERSAL_SAMPLE_DIGEST_H_
+
+#include <cstdint>
+#include <string>
+
+#include "traversal/samples.h"
+
+namespace lcfr::traversal {
+
+struct SampleDigest {
+  int64_t low = 0;   // sum of the hashes' low 32-bit halves
+  int64_t high = 0;  // sum of their high halves
+
+  // Adds every sample of `samples`; `kind` tells the kinds apart (1 advantage, 2 strategy,
+  // 3 value: the numbers metrics.jsonl's digests were made with).
+  void Add(const SampleBuffer& samples, uint64_t kind);
+  // The 64-bit sum as 16 hex digits.
+  std::string Hex() const;
+};
+
+}  // namespace lcfr::traversal
+
+#endif  // LCFR_TRAVERSAL_SAMPLE_DIGEST_H_
