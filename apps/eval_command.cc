@@ -30,9 +30,9 @@ int RunEval(const EvalOptions& opts) {
     PrintError("eval", std::string(policy.status().message()));
     return kExitBadInput;
   }
-  if (policy->config.run.game != "lost-cities") {
+  if (policy->config.run.game != training::GameId::kLostCities) {
     PrintError("eval",
-               StrCat(opts.checkpoint, ": a ", policy->config.run.game,
+               StrCat(opts.checkpoint, ": a ", training::GameName(policy->config.run.game),
                       " checkpoint; its exact exploitability is in the run's metrics.jsonl"));
     return kExitBadInput;
   }
@@ -41,9 +41,15 @@ int RunEval(const EvalOptions& opts) {
                               fmt::format("{}", fmt::join(engine::BotNames(), ", ")), ")"));
     return kExitBadInput;
   }
+  const absl::StatusOr<inference::Device> requested = inference::ParseDevice(opts.device);
+  if (!requested.ok()) {
+    PrintError("eval", StrCat("--device: ", requested.status().message()));
+    return kExitBadInput;
+  }
   inference::InferenceConfig inference;
-  inference.device = opts.device;
-  if (auto device = inference::ResolveDevice(opts.device); !device.ok()) {
+  if (auto device = inference::ResolveDevice(*requested); device.ok()) {
+    inference.device = *device;
+  } else {
     PrintError("eval", std::string(device.status().message()));
     return kExitBadInput;
   }

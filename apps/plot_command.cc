@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "apps/commands.h"
+#include "engine/files.h"
 #include "engine/strings.h"
 #include "fmt/core.h"
 #include "nlohmann/json.hpp"
@@ -58,8 +59,8 @@ int RunPlot(const PlotOptions& opts) {
     return kExitFailure;
   }
   const std::string out_dir = opts.out_dir.empty() ? opts.run_dir + "/plots" : opts.out_dir;
-  if (std::system(("mkdir -p '" + out_dir + "'").c_str()) != 0) {
-    PrintError("plot", StrCat("cannot create ", out_dir));
+  if (absl::Status s = MakeDirectories(out_dir); !s.ok()) {
+    PrintError("plot", std::string(s.message()));
     return kExitFailure;
   }
   // Columns per iteration: losses, throughput; evaluation series by name.
@@ -140,7 +141,7 @@ int RunPlot(const PlotOptions& opts) {
       written.push_back(out_dir + (toy ? "/exploitability.png" : "/win_rates.png"));
     }
   }
-  std::system(("rm -f '" + out_dir + "'/.*.dat").c_str());
+  (void)RemoveFiles(out_dir, ".", ".dat");  // the data files written for gnuplot
   if (written.empty()) {
     PrintError("plot", "gnuplot wrote nothing");
     return kExitFailure;

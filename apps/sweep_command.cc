@@ -132,16 +132,27 @@ int RunSweep(const SweepOptions& opts) {
     PrintError("sweep", std::string(rules.status().message()));
     return kExitBadInput;
   }
+  const absl::StatusOr<inference::Device> requested = inference::ParseDevice(opts.device);
+  if (!requested.ok()) {
+    PrintError("sweep", StrCat("--device: ", requested.status().message()));
+    return kExitBadInput;
+  }
+  const absl::StatusOr<inference::Precision> precision = inference::ParsePrecision(opts.precision);
+  if (!precision.ok()) {
+    PrintError("sweep", StrCat("--precision: ", precision.status().message()));
+    return kExitBadInput;
+  }
   inference::InferenceConfig inference;
-  inference.device = opts.device;
-  inference.precision = opts.precision;
+  inference.precision = *precision;
   inference.intra_op_threads = opts.intra_op_threads;
   inference.cuda_graphs = opts.cuda_graphs;
   if (absl::Status s = inference.Validate(); !s.ok()) {
     PrintError("sweep", std::string(s.message()));
     return kExitBadInput;
   }
-  if (auto device = inference::ResolveDevice(opts.device); !device.ok()) {
+  if (auto device = inference::ResolveDevice(*requested); device.ok()) {
+    inference.device = *device;
+  } else {
     PrintError("sweep", std::string(device.status().message()));
     return kExitBadInput;
   }
@@ -170,6 +181,7 @@ int RunSweep(const SweepOptions& opts) {
     config.recursive = width == "recursive";
     config.worker_chunk_size = config.recursive ? 1 : std::stoi(width);
     config.seed = opts.seed;
+    config.cfr = traversal::FullRecordingCfrConfig();
     config.cfr.scheme = traversal::Scheme::kHybrid;
     config.cfr.hybrid_depth = opts.hybrid_depth;
     config.cfr.strategy_sample_rate = 1.0 / 16;

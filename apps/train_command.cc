@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "apps/commands.h"
+#include "engine/files.h"
 #include "engine/strings.h"
 #include "fmt/core.h"
 #include "inference/torch_info.h"
@@ -72,7 +73,8 @@ std::string Describe(int status) {
 int LaunchRanks(const TrainCommandOptions& opts, const training::TrainConfig& config,
                 const std::string& run_dir) {
   int gpus = 0;
-  if ((config.training.device != "cpu" || config.inference.device != "cpu") &&
+  if ((config.training.device != inference::Device::kCpu ||
+       config.inference.device != inference::Device::kCpu) &&
       std::getenv("CUDA_VISIBLE_DEVICES") == nullptr) {
     gpus = inference::GetTorchInfo().cuda_devices;  // children exec afresh: no CUDA state
   }
@@ -235,15 +237,15 @@ int RunTrain(const TrainCommandOptions& opts) {
     char stamp[32];
     const std::time_t now = std::time(nullptr);
     std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", std::localtime(&now));
-    run_dir = StrCat("runs/", config->run.game, "-", stamp);
-    if (std::system("mkdir -p runs") != 0) {
-      PrintError("train", "cannot create runs/");
+    run_dir = StrCat("runs/", training::GameName(config->run.game), "-", stamp);
+    if (absl::Status s = MakeDirectories("runs"); !s.ok()) {
+      PrintError("train", std::string(s.message()));
       return kExitFailure;
     }
   }
   if (opts.nproc > 1) return LaunchRanks(opts, *config, run_dir);
   if (!opts.quiet && speaker) {
-    fmt::print(stderr, "train: {} for {} iterations into {}{}\n", config->run.game,
+    fmt::print(stderr, "train: {} for {} iterations into {}{}\n", training::GameName(config->run.game),
                config->run.iterations, run_dir,
                ranked ? StrCat(" on ", std::atoi(world), " ranks") : std::string());
   }

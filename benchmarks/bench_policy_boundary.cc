@@ -127,7 +127,7 @@ BENCHMARK(BM_ApplyUndo);
 
 // The one-row policy call of a plain recursive traversal: encode -> staging tensor -> forward
 // -> read back -> regret matching, through the batched evaluator with a batch of one.
-void OneRowPolicyCall(benchmark::State& state, const std::string& device) {
+void OneRowPolicyCall(benchmark::State& state, Device device) {
   InferenceConfig config;
   config.device = device;
   auto evaluator = MakeBatchedEvaluator(Store(), config);
@@ -188,8 +188,7 @@ Requests MakeRequests(int rows, const std::vector<int>& networks) {
 }
 
 // The evaluator on `rows` rows of one network: staging + forward + regret matching.
-void BatchedForward(benchmark::State& state, const std::string& device,
-                    const std::string& precision) {
+void BatchedForward(benchmark::State& state, Device device, Precision precision) {
   const int rows = static_cast<int>(state.range(0));
   InferenceConfig config;
   config.device = device;
@@ -255,7 +254,7 @@ BENCHMARK(BM_GemmFloorBf16)->RangeMultiplier(2)->Range(1, 1024);
 
 // Mixed batches of `rows` rows over several networks: one fused forward vs one forward per
 // network (the earlier engine's split).
-void MixedBatch(benchmark::State& state, const std::string& device, bool split, int networks) {
+void MixedBatch(benchmark::State& state, Device device, bool split, int networks) {
   const int rows = static_cast<int>(state.range(0));
   InferenceConfig config;
   config.device = device;
@@ -272,17 +271,17 @@ void MixedBatch(benchmark::State& state, const std::string& device, bool split, 
   SetPerCall(state, state.iterations(), state.iterations() * rows);
 }
 
-void RegisterDeviceBenchmarks(const std::string& device) {
-  const std::string prefix = device == "cpu" ? "" : "Cuda";
+void RegisterDeviceBenchmarks(Device device) {
+  const std::string prefix = device == Device::kCpu ? "" : "Cuda";
   benchmark::RegisterBenchmark(("BM_OneRowPolicyCall" + prefix).c_str(),
                                [device](benchmark::State& s) { OneRowPolicyCall(s, device); });
   // The default precision (auto), and fp32 throughout.
   benchmark::RegisterBenchmark(("BM_BatchedForward" + prefix).c_str(),
-                               [device](benchmark::State& s) { BatchedForward(s, device, "auto"); })
+                               [device](benchmark::State& s) { BatchedForward(s, device, Precision::kAuto); })
       ->RangeMultiplier(2)
       ->Range(1, 1024);
   benchmark::RegisterBenchmark(("BM_BatchedForwardFp32" + prefix).c_str(),
-                               [device](benchmark::State& s) { BatchedForward(s, device, "fp32"); })
+                               [device](benchmark::State& s) { BatchedForward(s, device, Precision::kFp32); })
       ->RangeMultiplier(2)
       ->Range(1, 1024);
   for (int networks : {2, 3}) {
@@ -305,8 +304,10 @@ void RegisterDeviceBenchmarks(const std::string& device) {
 
 int main(int argc, char** argv) {
   at::set_num_threads(1);
-  lcfr::inference::RegisterDeviceBenchmarks("cpu");
-  if (torch::cuda::is_available()) lcfr::inference::RegisterDeviceBenchmarks("cuda");
+  lcfr::inference::RegisterDeviceBenchmarks(lcfr::inference::Device::kCpu);
+  if (torch::cuda::is_available()) {
+    lcfr::inference::RegisterDeviceBenchmarks(lcfr::inference::Device::kCuda);
+  }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

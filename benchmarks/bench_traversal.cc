@@ -80,6 +80,8 @@ void BM_LostCitiesTraversalWidth(benchmark::State& state) {
   const int width = static_cast<int>(state.range(0));
   const engine::LostCities game;
   RunnerConfig config;
+  config.workers = 1;
+  config.cfr = FullRecordingCfrConfig();
   config.recursive = width == 0;
   config.worker_chunk_size = width == 0 ? 1 : width;
   config.seed = 7;

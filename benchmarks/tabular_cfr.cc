@@ -25,14 +25,14 @@ struct Variant {
 
 std::vector<Variant> Variants(int max_decisions) {
   std::vector<Variant> variants;
-  CfrConfig external;
+  CfrConfig external = FullRecordingCfrConfig();
   external.scheme = Scheme::kExternal;
   variants.push_back({"external", external});
-  CfrConfig outcome;
+  CfrConfig outcome = FullRecordingCfrConfig();
   outcome.scheme = Scheme::kOutcome;
   outcome.epsilon = 0.6;
   variants.push_back({"outcome eps=0.6", outcome});
-  CfrConfig hybrid;
+  CfrConfig hybrid = FullRecordingCfrConfig();
   hybrid.scheme = Scheme::kHybrid;
   hybrid.hybrid_depth = 1;
   variants.push_back({"hybrid D=1", hybrid});

@@ -25,6 +25,8 @@ if(LCFR_SANITIZE)
   set(LCFR_SANITIZER_FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer
       -fno-sanitize-recover=undefined)
   add_compile_options(${LCFR_SANITIZER_FLAGS})
+  # The sanitizer build also runs the hot paths' DCHECKs (compiled out elsewhere by NDEBUG).
+  add_compile_definitions(LCFR_ENABLE_DCHECK=1)
   # GCC's middle-end reports false maybe-uninitialized warnings in libstdc++ (std::regex,
   # std::function) once sanitizers instrument the code; they are not the project's.
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")

@@ -3,6 +3,7 @@
 //   LCFR_CHECK(cond) << "context";        aborts with file:line and the condition
 //   LCFR_CHECK_EQ(a, b) << "context";     aborts printing both values (also _NE _LT _LE _GT _GE)
 //   LCFR_DCHECK(...), LCFR_DCHECK_EQ(...)  the same, compiled out when NDEBUG is defined
+//                                         (unless LCFR_ENABLE_DCHECK: the sanitizer build)
 //
 // These are for programming errors (broken invariants), never for bad user input: input at the
 // boundary is validated and reported through absl::Status.
@@ -62,7 +63,7 @@ struct Voidify {
 #define LCFR_CHECK_GT(a, b) LCFR_CHECK_OP(>, a, b)
 #define LCFR_CHECK_GE(a, b) LCFR_CHECK_OP(>=, a, b)
 
-#ifdef NDEBUG
+#if defined(NDEBUG) && !defined(LCFR_ENABLE_DCHECK)
 #define LCFR_DCHECK(cond) \
   while (false) LCFR_CHECK(cond)
 #define LCFR_DCHECK_EQ(a, b) \

@@ -35,11 +35,11 @@ constexpr bool kCudaBuild = true;
 constexpr bool kCudaBuild = false;
 #endif
 
-// Rows bucket for CUDA graphs: the next power of two, at least 8, at most max_batch.
-int64_t Bucket(int64_t rows, int64_t max_batch) {
+// Rows bucket for CUDA graphs: the next power of two, at least 8, at most max_rows.
+int64_t Bucket(int64_t rows, int64_t max_rows) {
   int64_t bucket = 8;
   while (bucket < rows) bucket *= 2;
-  return std::min(bucket, max_batch);
+  return std::min(bucket, max_rows);
 }
 
 bool CpuHasBf16() {
@@ -62,10 +62,9 @@ class BatchedEvaluator : public traversal::Evaluator {
         width_(std::max(store_->shape().config.hidden_width, store_->shape().num_actions)) {
     c10::InferenceMode guard;
     if (!cuda_) at::set_num_threads(config.intra_op_threads);
-    bf16_min_rows_ = config.precision == "bf16"                             ? 1
-                     : config.precision == "auto" && !cuda_ && CpuHasBf16() ? kBf16MinRows
-                                                                            : -1;
-    const int64_t rows = static_cast<int64_t>(kNumNetworks) * config.max_batch;
+    const bool auto_bf16 = config.precision == Precision::kAuto && !cuda_ && CpuHasBf16();
+    bf16_min_rows_ = config.precision == Precision::kBf16 ? 1 : auto_bf16 ? kBf16MinRows : -1;
+    const int64_t rows = static_cast<int64_t>(kNumNetworks) * config.max_rows;
     auto host = at::TensorOptions().dtype(at::kFloat).pinned_memory(cuda_);
     x_host_ = at::zeros({rows * features_}, host);
     mask_host_ = at::ones({rows * actions_}, host);
@@ -103,8 +102,8 @@ class BatchedEvaluator : public traversal::Evaluator {
       }
     }
     Refresh();
-    for (size_t begin = 0; begin < requests.size(); begin += config_.max_batch) {
-      const size_t count = std::min<size_t>(config_.max_batch, requests.size() - begin);
+    for (size_t begin = 0; begin < requests.size(); begin += config_.max_rows) {
+      const size_t count = std::min<size_t>(config_.max_rows, requests.size() - begin);
       EvaluateChunk(requests.subspan(begin, count));
     }
   }
@@ -228,7 +227,7 @@ class BatchedEvaluator : public traversal::Evaluator {
     }
     const int64_t max_count = *std::max_element(counts.begin(), counts.end());
     const int64_t rows =
-        cuda_ && config_.cuda_graphs ? Bucket(max_count, config_.max_batch) : max_count;
+        cuda_ && config_.cuda_graphs ? Bucket(max_count, config_.max_rows) : max_count;
 
     // Stage: rows grouped by network, padded rows with zero features and all actions legal.
     float* x = x_host_.data_ptr<float>();
@@ -339,54 +338,34 @@ class BatchedEvaluator : public traversal::Evaluator {
 }  // namespace
 
 absl::Status InferenceConfig::Validate() const {
-  if (device != "cpu" && device != "cuda" && device != "auto") {
-    return absl::InvalidArgumentError(
-        lcfr::StreamCat("device = '", device, "': must be cpu, cuda or auto"));
-  }
-  if (precision != "fp32" && precision != "bf16" && precision != "auto") {
-    return absl::InvalidArgumentError(
-        lcfr::StreamCat("precision = '", precision, "': must be fp32, bf16 or auto"));
-  }
-  if (intra_op_threads < 1 || intra_op_threads > 1024) {
-    return absl::InvalidArgumentError(
-        lcfr::StreamCat("intra_op_threads = ", intra_op_threads, ": must be in [1, 1024]"));
-  }
-  if (max_batch < 1 || max_batch > 1 << 20) {
-    return absl::InvalidArgumentError(
-        lcfr::StreamCat("max_batch = ", max_batch, ": must be in [1, 1048576]"));
-  }
-  return absl::OkStatus();
+  return engine::CheckRanges<InferenceConfig>(*this, InferenceConfigFields(), "");
 }
 
-absl::StatusOr<std::string> ResolveDevice(std::string_view device) {
-  if (device == "cpu") return std::string("cpu");
+absl::StatusOr<Device> ResolveDevice(Device device) {
+  if (device == Device::kCpu) return Device::kCpu;
   const bool available = kCudaBuild && torch::cuda::is_available();
-  if (device == "auto") return std::string(available ? "cuda" : "cpu");
-  if (device == "cuda") {
-    if (!kCudaBuild) {
-      return absl::FailedPreconditionError(
-          "device 'cuda' requested, but this build's libtorch has no CUDA support "
-          "(use device cpu or auto, or build against a CUDA libtorch)");
-    }
-    if (!available) {
-      return absl::FailedPreconditionError(
-          "device 'cuda' requested, but no CUDA device is visible (torch::cuda::device_count() "
-          "is 0); use device cpu or auto");
-    }
-    return std::string("cuda");
+  if (device == Device::kAuto) return available ? Device::kCuda : Device::kCpu;
+  if (!kCudaBuild) {
+    return absl::FailedPreconditionError(
+        "device 'cuda' requested, but this build's libtorch has no CUDA support "
+        "(use device cpu or auto, or build against a CUDA libtorch)");
   }
-  return absl::InvalidArgumentError(
-      lcfr::StreamCat("unknown device '", device, "' (expected cpu, cuda or auto)"));
+  if (!available) {
+    return absl::FailedPreconditionError(
+        "device 'cuda' requested, but no CUDA device is visible (torch::cuda::device_count() "
+        "is 0); use device cpu or auto");
+  }
+  return Device::kCuda;
 }
 
 absl::StatusOr<std::unique_ptr<traversal::Evaluator>> MakeBatchedEvaluator(
     std::shared_ptr<const ModelStore> store, const InferenceConfig& config) {
   if (absl::Status status = config.Validate(); !status.ok()) return status;
-  const absl::StatusOr<std::string> device = ResolveDevice(config.device);
+  const absl::StatusOr<Device> device = ResolveDevice(config.device);
   if (!device.ok()) return device.status();
   LCFR_CHECK(store != nullptr);
   return std::unique_ptr<traversal::Evaluator>(
-      new BatchedEvaluator(std::move(store), config, *device == "cuda"));
+      new BatchedEvaluator(std::move(store), config, *device == Device::kCuda));
 }
 
 }  // namespace lcfr::inference

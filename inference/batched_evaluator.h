@@ -23,12 +23,15 @@
 #define LCFR_INFERENCE_BATCHED_EVALUATOR_H_
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "engine/fields.h"
 #include "inference/model_store.h"
+#include "inference/network_config.h"
 #include "traversal/evaluator.h"
 #include "traversal/regret_matching.h"
 
@@ -36,26 +39,38 @@ namespace lcfr::inference {
 
 inline constexpr int kBf16MinRows = 16;
 
+// Arithmetic of the forward: fp32; bf16 (weights and activations in bfloat16, fp32 outputs);
+// or auto: bf16 for batches of at least kBf16MinRows rows on a CPU with AVX512-BF16 (where
+// oneDNN's bf16 GEMM runs about 3.5x faster than fp32, benchmarks/README.md), fp32 otherwise
+// (small batches, CPUs without it, CUDA).
+enum class Precision { kFp32, kBf16, kAuto };
+inline constexpr engine::EnumName kPrecisionNames[] = {{"fp32", 0}, {"bf16", 1}, {"auto", 2}};
+std::string_view PrecisionName(Precision precision);
+absl::StatusOr<Precision> ParsePrecision(std::string_view name);
+
+// The evaluator's configuration (YAML section `inference`); defaults are the default run's.
 struct InferenceConfig {
-  std::string device = "cpu";  // cpu | cuda | auto (cuda when a device is visible)
+  Device device = Device::kCpu;  // kAuto: cuda when a device is visible
   // libtorch intra-op threads for CPU forwards. A process-wide libtorch setting: with several
   // workers, each worker's forward runs on this many threads.
   int intra_op_threads = 1;
-  int max_batch = 1024;      // rows per forward; larger batches are served in chunks
+  // Rows per forward: a larger flush is served in forwards of at most this many rows. Not the
+  // scheduler's flush_size (traversal/runner.h), which decides when a flush happens.
+  int max_rows = 1024;
   bool cuda_graphs = false;  // CUDA only: replay captured graphs per batch-size bucket
-  // Arithmetic of the forward: fp32; bf16 (weights and activations in bfloat16, fp32 outputs);
-  // or auto: bf16 for batches of at least kBf16MinRows rows on a CPU with AVX512-BF16 (where
-  // oneDNN's bf16 GEMM runs about 3.5x faster than fp32, benchmarks/README.md), fp32 otherwise
-  // (small batches, CPUs without it, CUDA).
-  std::string precision = "auto";
-  traversal::RmFallback fallback = traversal::RmFallback::kArgmax;
+  Precision precision = Precision::kAuto;
+  traversal::RmFallback fallback = traversal::RmFallback::kArgmax;  // not configurable
 
-  absl::Status Validate() const;
+  absl::Status Validate() const;  // the field table's ranges; never probes the hardware
 };
 
-// "cpu" or "cuda" for a requested device; asking for cuda where there is none is an error that
-// says why (no CUDA in this libtorch build, or no visible device).
-absl::StatusOr<std::string> ResolveDevice(std::string_view device);
+// InferenceConfig's field table (engine/fields.h).
+std::span<const engine::Field<InferenceConfig>> InferenceConfigFields();
+
+// kCpu or kCuda for a requested device; asking for cuda where there is none is an error that
+// says why (no CUDA in this libtorch build, or no visible device). Probes the hardware: call it
+// where the evaluators are built, not in config validation.
+absl::StatusOr<Device> ResolveDevice(Device device);
 
 absl::StatusOr<std::unique_ptr<traversal::Evaluator>> MakeBatchedEvaluator(
     std::shared_ptr<const ModelStore> store, const InferenceConfig& config);

@@ -4,36 +4,46 @@
 
 namespace lcfr::inference {
 
+namespace {
+
+constexpr engine::Field<NetworkConfig> kNetworkFields[] = {
+    engine::Number("hidden_width", &NetworkConfig::hidden_width, 1, 65536,
+                   "units per hidden layer"),
+    engine::Number("hidden_layers", &NetworkConfig::hidden_layers, 0, 64, "hidden layers"),
+    engine::Choice<&NetworkConfig::activation>("activation", kActivationNames,
+                                               "activation of the hidden layers"),
+};
+
+template <typename E>
+absl::StatusOr<E> ParseName(std::span<const engine::EnumName> names, std::string_view name,
+                            const char* what) {
+  if (auto value = engine::ValueOf(names, name)) return static_cast<E>(*value);
+  return absl::InvalidArgumentError(lcfr::StreamCat("unknown ", what, " '", name, "' (expected ",
+                                                    engine::JoinNames(names), ")"));
+}
+
+}  // namespace
+
 std::string_view ActivationName(Activation activation) {
-  switch (activation) {
-    case Activation::kRelu:
-      return "relu";
-    case Activation::kTanh:
-      return "tanh";
-    case Activation::kSilu:
-      return "silu";
-  }
-  return "?";
+  return engine::NameOf(kActivationNames, static_cast<int>(activation));
 }
 
 absl::StatusOr<Activation> ParseActivation(std::string_view name) {
-  for (Activation a : {Activation::kRelu, Activation::kTanh, Activation::kSilu}) {
-    if (name == ActivationName(a)) return a;
-  }
-  return absl::InvalidArgumentError(
-      lcfr::StreamCat("unknown activation '", name, "' (expected relu, tanh or silu)"));
+  return ParseName<Activation>(kActivationNames, name, "activation");
 }
 
+std::string_view DeviceName(Device device) {
+  return engine::NameOf(kDeviceNames, static_cast<int>(device));
+}
+
+absl::StatusOr<Device> ParseDevice(std::string_view name) {
+  return ParseName<Device>(kDeviceNames, name, "device");
+}
+
+std::span<const engine::Field<NetworkConfig>> NetworkConfigFields() { return kNetworkFields; }
+
 absl::Status NetworkConfig::Validate() const {
-  if (hidden_width < 1 || hidden_width > 65536) {
-    return absl::InvalidArgumentError(
-        lcfr::StreamCat("hidden_width = ", hidden_width, ": must be in [1, 65536]"));
-  }
-  if (hidden_layers < 0 || hidden_layers > 64) {
-    return absl::InvalidArgumentError(
-        lcfr::StreamCat("hidden_layers = ", hidden_layers, ": must be in [0, 64]"));
-  }
-  return absl::OkStatus();
+  return engine::CheckRanges<NetworkConfig>(*this, kNetworkFields, "");
 }
 
 std::string NetworkShape::ToString() const {

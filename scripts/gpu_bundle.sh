@@ -13,7 +13,7 @@ bundle="$LCFR_ROOT/.gpu_bundle"
 prefix="$bundle/prefix"
 packages=(libboost1.74-dev libboost-context1.74-dev libboost-context1.74.0 libabsl-dev
           libabsl20220623 libfmt-dev libfmt9 libcli11-dev nlohmann-json3-dev libbenchmark-dev
-          libbenchmark1debian libgloo-dev)
+          libbenchmark1debian libgloo-dev catch2)
 mkdir -p "$bundle/debs"
 (
   cd "$bundle/debs"

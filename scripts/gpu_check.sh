@@ -27,13 +27,20 @@ command -v ninja > /dev/null && generator=(-G Ninja)
 build=$root/build-gpu
 say "configuring"
 cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-  -DLCFR_BUILD_TESTS=OFF -DLCFR_WERROR=OFF -DCMAKE_POLICY_VERSION_MINIMUM=3.5 \
+  -DLCFR_BUILD_TESTS=ON -DLCFR_WERROR=OFF -DCMAKE_POLICY_VERSION_MINIMUM=3.5 \
   -DTORCH_CUDA_ARCH_LIST=9.0 -DCMAKE_PREFIX_PATH="$torch_prefix;$prefix/usr" > "$out/configure.log"
-say "building lcfr and bench_policy_boundary"
-timeout 300 cmake --build "$build" --target lcfr bench_policy_boundary -j "$(nproc)" > "$out/build.log" 2>&1 ||
+say "building lcfr, bench_policy_boundary and inference_tests"
+timeout 360 cmake --build "$build" --target lcfr bench_policy_boundary inference_tests -j "$(nproc)" \
+  > "$out/build.log" 2>&1 ||
   { tail -40 "$out/build.log"; say "build failed"; exit 1; }
 export LD_LIBRARY_PATH=$prefix/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 "$build/apps/lcfr" info | head -20
+
+say "CUDA correctness: inference_tests [cuda] (the CUDA path against the CPU reference)"
+timeout 120 "$build/tests/inference/inference_tests" "[cuda]" --success --reporter compact \
+  > "$out/inference_cuda_tests.txt" 2>&1 && cuda_tests=passed || cuda_tests=FAILED
+tail -5 "$out/inference_cuda_tests.txt"
+say "CUDA correctness tests: $cuda_tests"
 
 say "CUDA microbenches"
 timeout 150 "$build/benchmarks/bench_policy_boundary" \
@@ -48,4 +55,5 @@ say "CUDA sweep with CUDA graphs"
 timeout 60 "$build/apps/lcfr" sweep --device cuda --cuda-graphs --no-recursive --workers 8 \
   --depth 0 --traversals 64 --widths 64,256 --csv "$out/sweep_cuda_graphs.csv" |
   tee "$out/sweep_cuda_graphs.txt"
-say "done"
+say "done (CUDA correctness tests: $cuda_tests)"
+[[ $cuda_tests == passed ]]

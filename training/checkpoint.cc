@@ -11,6 +11,7 @@
 #include "engine/stream_cat.h"
 #include "inference/batched_evaluator.h"
 #include "inference/networks.h"
+#include "training/compose.h"
 
 namespace lcfr::training {
 namespace {
@@ -37,22 +38,12 @@ absl::StatusOr<CheckpointPolicy> LoadCheckpointPolicy(const std::string& path) {
   auto config = LoadConfigFile(dir + "/config.yaml");
   if (!config.ok()) return config.status();
   inference::NetworkShape shape;
-  shape.game = config->run.game;
-  if (shape.game == "kuhn") {
-    const engine::KuhnPoker game;
-    shape.input_size = game.EncodingSize(), shape.num_actions = game.num_actions();
-  } else if (shape.game == "leduc") {
-    const engine::LeducPoker game;
-    shape.input_size = game.EncodingSize(), shape.num_actions = game.num_actions();
-  } else {
-    const engine::LostCities game(config->rules);
-    shape.input_size = game.EncodingSize(), shape.num_actions = game.num_actions();
-  }
-  shape.config.hidden_width = config->network.hidden_width;
-  shape.config.hidden_layers = config->network.hidden_layers;
-  auto activation = inference::ParseActivation(config->network.activation);
-  if (!activation.ok()) return activation.status();
-  shape.config.activation = *activation;
+  shape.game = std::string(GameName(config->run.game));
+  VisitGame(*config, [&shape](const auto& game) {
+    shape.input_size = game.EncodingSize();
+    shape.num_actions = game.num_actions();
+  });
+  shape.config = config->network;
   auto networks = inference::LoadNetworks(dir + "/networks.pt", &shape);
   if (!networks.ok()) return networks.status();
   CheckpointPolicy policy;
@@ -65,12 +56,12 @@ absl::StatusOr<CheckpointPolicy> LoadCheckpointPolicy(const std::string& path) {
 absl::StatusOr<std::unique_ptr<CheckpointBot>> CheckpointBot::Load(const std::string& path) {
   auto policy = LoadCheckpointPolicy(path);
   if (!policy.ok()) return policy.status();
-  if (policy->config.run.game != "lost-cities") {
-    return absl::InvalidArgumentError(lcfr::StreamCat(path, ": a ", policy->config.run.game,
+  if (policy->config.run.game != GameId::kLostCities) {
+    return absl::InvalidArgumentError(lcfr::StreamCat(path, ": a ", GameName(policy->config.run.game),
                                                       " checkpoint, not a Lost Cities one"));
   }
   inference::InferenceConfig inference;
-  inference.precision = "fp32";
+  inference.precision = inference::Precision::kFp32;
   auto evaluator = inference::MakeBatchedEvaluator(policy->store, inference);
   if (!evaluator.ok()) return evaluator.status();
   std::unique_ptr<CheckpointBot> bot(new CheckpointBot());

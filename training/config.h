@@ -1,7 +1,23 @@
-// The training run's configuration: one struct per component, with in-class defaults equal to
-// configs/default.yaml (a test keeps them equal), and one field table that drives YAML parsing,
-// `--set section.key=value` overrides, range checks, help and the resolved-config dump, so no
-// field is listed three times. Unknown sections and keys are errors naming them. Torch-free.
+// The training run's configuration, composed of the components' own config structs: each
+// component owns its struct, its defaults and its field table (engine/fields.h), and this file
+// only says which YAML section each one fills:
+//
+//   run          RunConfig                  (here)
+//   rules        engine::Rules              (engine/rules.h)
+//   traversal    traversal::CfrConfig       (traversal/cfr.h: the sampling scheme)
+//                traversal::SchedulerConfig (traversal/runner.h: workers, width, flush size)
+//                TraversalBudget            (here: traversals per iteration)
+//   network      inference::NetworkConfig   (inference/network_config.h)
+//   inference    inference::InferenceConfig (inference/batched_evaluator.h)
+//   memory       MemoryConfig, training OptimizerConfig, evaluation EvaluationConfig,
+//   distributed  DistributedConfig          (here)
+//
+// The struct defaults are the default run's; a test keeps them equal to configs/default.yaml.
+// One table drives YAML parsing, `--set section.key=value` overrides, range checks, help and the
+// resolved-config dump; adding a knob is a member with its default and a row in its component's
+// table. Unknown sections and keys are errors naming them; enums are parsed once here, through
+// each enum's name table. Validate() checks ranges and cross-field rules and never probes the
+// hardware (the composition root resolves devices). Torch-free.
 #ifndef LCFR_TRAINING_CONFIG_H_
 #define LCFR_TRAINING_CONFIG_H_
 
@@ -9,80 +25,70 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "engine/fields.h"
 #include "engine/rules.h"
+#include "inference/batched_evaluator.h"
+#include "inference/network_config.h"
+#include "traversal/cfr.h"
+#include "traversal/runner.h"
 
 namespace lcfr::training {
 
-struct RunSection {
-  std::string game = "lost-cities";  // lost-cities | kuhn | leduc
-  int64_t seed = 1;                  // every stream of the run derives from it
-  int iterations = 70;               // Deep CFR iterations
-  int checkpoint_every = 1;          // write a checkpoint every N iterations (and at the end)
-  int keep_every = 10;  // keep the checkpoints of every Nth iteration (0: only the latest)
+enum class GameId { kLostCities, kKuhn, kLeduc };
+inline constexpr engine::EnumName kGameNames[] = {{"lost-cities", 0}, {"kuhn", 1}, {"leduc", 2}};
+std::string_view GameName(GameId game);  // "lost-cities", "kuhn", "leduc"
+
+struct RunConfig {
+  GameId game = GameId::kLostCities;
+  int64_t seed = 1;          // every stream of the run derives from it
+  int iterations = 70;       // Deep CFR iterations
+  int checkpoint_every = 1;  // write a checkpoint every N iterations (and at the end)
+  int keep_every = 10;       // keep the checkpoints of every Nth iteration (0: only the latest)
 };
 
-struct TraversalSection {
-  int workers = 2;                    // traversal threads, each with its own evaluator
-  int worker_chunk_size = 64;         // traversals in flight per worker (fibers)
-  int max_batch = 0;                  // flush at this many waiting requests; 0 = worker_chunk_size
-  int traversals = 1024;              // traversals per player per iteration
-  std::string scheme = "value";       // external | outcome | hybrid | value
-  double epsilon = 0.6;               // outcome sampling exploration
-  int hybrid_depth = 1;               // hybrid: traverser decisions expanded
-  int hybrid_actions = 0;             // hybrid: actions expanded per node (0 = all)
-  double hybrid_epsilon = 0.0;        // hybrid: exploration in the sampled tail
-  int start_depth_max = 120;          // random starts: prefix length uniform in [0, this]
-  double strategy_sample_rate = 0.1;  // fraction of opponent decisions that yield a strategy sample
-  bool common_random_numbers =
-      true;                   // expanded actions' subtrees share their random stream (small gain)
-  double payoff_scale = 0.0;  // 0 = the game's default (Lost Cities: 100 points)
-  int value_from_iteration = 2;     // value scheme: tail advantage samples from this iteration
-  double value_sample_rate = 0.05;  // value scheme: fraction of tail decisions recorded
+// The traversal budget of an iteration (section `traversal`, with the scheme and scheduler).
+struct TraversalBudget {
+  int traversals = 1024;  // traversals per player per iteration
 };
 
-struct NetworkSection {
-  int hidden_width = 128;
-  int hidden_layers = 2;
-  std::string activation = "relu";  // relu | tanh | silu
+struct TraversalConfig {
+  traversal::CfrConfig cfr;
+  traversal::SchedulerConfig scheduler;
+  TraversalBudget budget;
 };
 
-struct InferenceSection {
-  std::string device = "cpu";      // cpu | cuda | auto
-  std::string precision = "auto";  // fp32 | bf16 | auto
-  int intra_op_threads = 1;
-  bool cuda_graphs = false;
-  int max_batch = 1024;
-};
-
-struct MemorySection {
+struct MemoryConfig {
   int advantage_capacity = 150000;  // reservoir per player
   int strategy_capacity = 150000;
   int value_capacity = 150000;  // value scheme: the latest value samples (a sliding window)
 };
 
-struct TrainingSection {
-  std::string device = "cpu";  // cpu | cuda | auto
-  int threads = 2;             // libtorch threads for training on the CPU
+enum class StrategyLoss { kMse, kCrossEntropy };
+inline constexpr engine::EnumName kStrategyLossNames[] = {{"mse", 0}, {"cross_entropy", 1}};
+
+// Section `training`: how the networks are fitted.
+struct OptimizerConfig {
+  inference::Device device = inference::Device::kCpu;
+  int threads = 2;  // libtorch threads for training on the CPU
   int batch_size = 512;
   int advantage_steps = 200;     // SGD steps per advantage network per iteration
   int strategy_steps = 600;      // SGD steps per strategy network training
   int strategy_every = 10;       // train the strategy network every N iterations (and at the end)
   int value_steps = 200;         // value scheme: SGD steps of the value network per iteration
   double learning_rate = 0.001;  // Adam
-  bool warm_start =
-      false;  // keep advantage networks between iterations (default: retrain from scratch)
-  std::string strategy_loss =
-      "mse";                      // mse (on probabilities, as the Deep CFR paper) | cross_entropy
-  bool linear_weighting = true;   // weight samples by their iteration (linear CFR)
+  bool warm_start = false;  // keep advantage networks between iterations (default: from scratch)
+  StrategyLoss strategy_loss = StrategyLoss::kMse;  // mse on probabilities, as the Deep CFR paper
+  bool linear_weighting = true;                     // weight samples by their iteration
   double max_sample_weight = 10;  // clip importance weights of samples to this (0: no clipping)
   double grad_clip = 1.0;         // gradient norm clip (0: none)
 };
 
-struct EvaluationSection {
+struct EvaluationConfig {
   int every = 10;   // evaluate every N iterations (and at the end); needs a strategy network
   int games = 200;  // games per opponent (Lost Cities)
   std::vector<std::string> opponents = {"random", "discard-only", "heuristic-cautious"};
@@ -90,36 +96,33 @@ struct EvaluationSection {
 };
 
 // Several processes (training/distributed.h, docs/distributed.md); ignored by a single process.
-struct DistributedSection {
+struct DistributedConfig {
   int timeout_s = 300;  // a collective or the rendezvous waiting longer than this fails the run
 };
 
 struct TrainConfig {
-  RunSection run;
-  engine::Rules rules;  // Lost Cities rules (section "rules"; keys as configs/README.md)
-  TraversalSection traversal;
-  NetworkSection network;
-  InferenceSection inference;
-  MemorySection memory;
-  TrainingSection training;
-  EvaluationSection evaluation;
-  DistributedSection distributed;
+  RunConfig run;
+  engine::Rules rules;  // Lost Cities rules (keys as docs/rules.md)
+  TraversalConfig traversal;
+  inference::NetworkConfig network;
+  inference::InferenceConfig inference;
+  MemoryConfig memory;
+  OptimizerConfig training;
+  EvaluationConfig evaluation;
+  DistributedConfig distributed;
 };
 
-// One row of the field table.
+// One row of the composed table: a component's field, placed in its section.
 struct ConfigField {
-  enum class Kind { kInt, kInt64, kDouble, kBool, kString, kStringList };
   std::string section;
   std::string key;
-  Kind kind;
-  std::function<void*(TrainConfig&)> field;  // points at the member in a config
-  double min = 0, max = 0;                   // numeric range (inclusive)
-  std::vector<std::string> choices;          // allowed strings (empty: any)
   std::string help;
+  std::function<std::string(const TrainConfig&)> value;  // as configuration text
 
   std::string name() const { return section + "." + key; }
 };
 
+// Every field, in dump order.
 std::span<const ConfigField> ConfigFields();
 
 // Parses YAML text (`source` names it in messages: a path, "--set", "the embedded default").
@@ -129,7 +132,7 @@ absl::StatusOr<TrainConfig> ParseConfig(const std::string& yaml, const std::stri
 absl::StatusOr<TrainConfig> LoadConfigFile(const std::string& path);
 // Applies "section.key=value" (the value parsed as YAML).
 absl::Status ApplyOverride(TrainConfig& config, const std::string& assignment);
-// Cross-field checks (game name, scheme, devices, bot names, ...), messages name the field.
+// Ranges and cross-field checks (bot names, ...); messages name the field. No hardware probe.
 absl::Status Validate(const TrainConfig& config);
 // The resolved config as commented YAML, every field, in table order.
 std::string DumpConfig(const TrainConfig& config);

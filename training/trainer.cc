@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "engine/atomic_file.h"
+#include "engine/files.h"
 #include "engine/exact.h"
 #include "engine/kuhn.h"
 #include "engine/leduc.h"
@@ -29,10 +30,13 @@
 #include "inference/model_store.h"
 #include "inference/networks.h"
 #include "nlohmann/json.hpp"
+#include "training/compose.h"
 #include "training/distributed.h"
 #include "training/evaluation.h"
 #include "training/reservoir.h"
+#include "training/run_directory.h"
 #include "traversal/runner.h"
+#include "traversal/sample_digest.h"
 
 namespace lcfr::training {
 namespace {
@@ -46,40 +50,6 @@ double Since(Clock::time_point start) {
 
 // Stream purposes: every random stream of a run is DeriveSeed({seed, iteration, purpose, ...}).
 enum Purpose : uint64_t { kInit = 11, kMemory = 12, kBatches = 13, kEvaluation = 14 };
-
-bool Exists(const std::string& path) {
-  struct stat info;
-  return ::stat(path.c_str(), &info) == 0;
-}
-
-absl::Status MakeDirectory(const std::string& path) {
-  if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
-    return absl::InternalError(
-        StreamCat("cannot create directory ", path, ": ", std::strerror(errno)));
-  }
-  return absl::OkStatus();
-}
-
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(StreamCat(path, ": cannot open"));
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void RemoveTree(const std::string& path) {
-  // POSIX only: std::filesystem is interposed by libtorch.so (inference/README.md).
-  const std::string command = "rm -rf '" + path + "'";
-  if (std::system(command.c_str()) != 0)
-    std::fprintf(stderr, "warning: could not remove %s\n", path.c_str());
-}
-
-std::string IterationDir(int iteration) {
-  char name[32];
-  std::snprintf(name, sizeof(name), "iter_%06d", iteration);
-  return name;
-}
 
 std::string FormatDuration(double seconds) {
   const int s = static_cast<int>(seconds + 0.5);
@@ -98,43 +68,7 @@ int64_t Share(int64_t total, int rank, int world) {
   return ShareBegin(total, rank + 1, world) - ShareBegin(total, rank, world);
 }
 
-// An order-independent digest of samples: the sum mod 2^64 of one 64-bit hash per sample, so
-// equal multisets of samples give equal digests whichever process produced which sample. Kept as
-// two sums of 32-bit halves, which all-reduce without overflow.
-struct Digest {
-  int64_t low = 0, high = 0;
-  void Add(const traversal::SampleBuffer& samples, uint64_t kind) {
-    for (size_t i = 0; i < samples.size(); ++i) {
-      uint64_t h = 0x9e3779b97f4a7c15ULL ^ kind;
-      auto mix = [&h](uint64_t v) {
-        h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-        h *= 0xff51afd7ed558ccdULL;
-      };
-      auto mix_floats = [&mix](std::span<const float> values) {
-        for (float f : values) {
-          uint32_t bits;
-          std::memcpy(&bits, &f, sizeof(bits));
-          mix(bits);
-        }
-      };
-      mix(static_cast<uint64_t>(samples.traversal(i)));
-      mix(static_cast<uint64_t>(samples.iteration(i)));
-      mix(static_cast<uint64_t>(samples.player(i)));
-      mix(samples.legal_mask(i));
-      mix_floats(std::span<const float>(&samples.all_weights()[i], 1));
-      mix_floats(samples.target(i));
-      mix_floats(samples.features(i));
-      low += static_cast<int64_t>(h & 0xffffffffULL);
-      high += static_cast<int64_t>(h >> 32);
-    }
-  }
-  std::string Hex() const {
-    const uint64_t sum = static_cast<uint64_t>(low) + (static_cast<uint64_t>(high) << 32);
-    char text[24];
-    std::snprintf(text, sizeof(text), "%016llx", static_cast<unsigned long long>(sum));
-    return text;
-  }
-};
+using Digest = traversal::SampleDigest;
 
 // Test hook (tests/distributed): LCFR_TEST_FAULT=exit:RANK:ITERATION makes that rank exit
 // abruptly, and hang:RANK:ITERATION makes it stop answering, when the iteration starts.
@@ -155,24 +89,23 @@ void MaybeInjectFault(int rank, int iteration) {
 template <engine::Game G>
 class Trainer {
  public:
-  Trainer(const G& game, const TrainOptions& options, Communicator& comm)
+  Trainer(const G& game, const TrainOptions& options, const Devices& devices, Communicator& comm)
       : game_(game),
         config_(options.config),
         options_(options),
         run_dir_(options.run_dir),
+        dir_(options.run_dir, comm.rank(), comm.world_size()),
+        devices_(devices),
         feature_size_(game.EncodingSize()),
         num_actions_(game.num_actions()),
         comm_(comm),
         rank_(comm.rank()),
         world_(comm.world_size()) {
-    shape_.game = config_.run.game;
+    shape_.game = std::string(GameName(config_.run.game));
     shape_.input_size = feature_size_;
     shape_.num_actions = num_actions_;
-    shape_.config.hidden_width = config_.network.hidden_width;
-    shape_.config.hidden_layers = config_.network.hidden_layers;
-    shape_.config.activation = *inference::ParseActivation(config_.network.activation);
-    device_ =
-        *inference::ResolveDevice(config_.training.device) == "cuda" ? torch::kCUDA : torch::kCPU;
+    shape_.config = config_.network;
+    device_ = devices.training == inference::Device::kCuda ? torch::kCUDA : torch::kCPU;
     // Each rank keeps its share of every memory; together they hold the configured capacity.
     auto shard = [this](int capacity) {
       return std::max<int64_t>(1, Share(capacity, rank_, world_));
@@ -183,7 +116,7 @@ class Trainer {
     }
     strategy_ = std::make_unique<Reservoir>(shard(config_.memory.strategy_capacity), feature_size_,
                                             num_actions_);
-    value_scheme_ = config_.traversal.scheme == "value";
+    value_scheme_ = config_.traversal.cfr.scheme == traversal::Scheme::kValue;
     if (value_scheme_) {
       value_ = std::make_unique<Reservoir>(shard(config_.memory.value_capacity), feature_size_,
                                            num_actions_);
@@ -194,29 +127,31 @@ class Trainer {
     // Rank 0 owns the run directory; every rank reads the checkpoint it resumes from (the run
     // directory must be shared between machines, docs/distributed.md).
     absl::Status setup = absl::OkStatus();
-    if (rank_ == 0) {
-      setup = MakeDirectory(run_dir_);
-      if (setup.ok()) setup = MakeDirectory(run_dir_ + "/checkpoints");
-      if (setup.ok() && !options_.resume && Exists(run_dir_ + "/checkpoints/LATEST")) {
-        setup = absl::FailedPreconditionError(StreamCat(
-            run_dir_, " already holds a run; use --resume ", run_dir_, " or another --run-dir"));
-      }
-    }
+    if (rank_ == 0) setup = dir_.Create(options_.resume);
     if (absl::Status s = Agree(setup, "setting up the run directory"); !s.ok()) return s;
     int start = 0;
     if (options_.resume) {
       absl::StatusOr<int> resumed = LoadLatestCheckpoint();
       if (absl::Status s = Agree(resumed.status(), "loading the checkpoint"); !s.ok()) return s;
       start = *resumed;
-      const absl::Status truncated = rank_ == 0 ? TruncateMetrics(start) : absl::OkStatus();
+      absl::Status truncated = absl::OkStatus();
+      if (rank_ == 0) {
+        // Idempotent retention first: a kill inside an earlier Publish may have left a
+        // checkpoint that the rule says should be gone.
+        truncated = dir_.Retain(config_.run.keep_every);
+        if (truncated.ok()) truncated = dir_.TruncateMetrics(start);
+        if (truncated.ok() && options_.progress) {
+          std::fprintf(stderr, "train: resuming %s from iteration %d\n", run_dir_.c_str(), start);
+        }
+      }
       if (absl::Status s = Agree(truncated, "truncating metrics.jsonl"); !s.ok()) return s;
     } else {
       nets_ = inference::NetworkSet::Create(shape_, engine::DeriveSeed({Seed(), 0, kInit}));
       ToDevice();
       absl::Status written = absl::OkStatus();
       if (rank_ == 0) {
-        written = WriteFileAtomically(run_dir_ + "/config.yaml", DumpConfig(config_));
-        if (written.ok()) written = WriteFileAtomically(run_dir_ + "/metrics.jsonl", "");
+        written = WriteFileAtomically(dir_.ConfigPath(), DumpConfig(config_));
+        if (written.ok()) written = WriteFileAtomically(dir_.MetricsPath(), "");
       }
       if (absl::Status s = Agree(written, "writing the run directory"); !s.ok()) return s;
     }
@@ -224,7 +159,7 @@ class Trainer {
     BuildRunner();
 
     std::ofstream metrics;
-    if (rank_ == 0) metrics.open(run_dir_ + "/metrics.jsonl", std::ios::app);
+    if (rank_ == 0) metrics.open(dir_.MetricsPath(), std::ios::app);
     const int last = config_.run.iterations;
     const auto run_start = Clock::now();
     int done_here = 0;
@@ -253,13 +188,13 @@ class Trainer {
     if (rank_ != 0) return absl::OkStatus();
     if (options_.progress && !tty_) std::fprintf(stderr, "\n");
     nlohmann::ordered_json summary;
-    summary["game"] = config_.run.game;
+    summary["game"] = GameName(config_.run.game);
     summary["iterations"] = last;
     summary["world_size"] = world_;
     summary["seconds_this_invocation"] = Since(run_start);
     summary["final_evaluation"] = last_eval;
-    summary["checkpoint"] = run_dir_ + "/checkpoints/" + IterationDir(last);
-    return WriteFileAtomically(run_dir_ + "/summary.json", summary.dump(2) + "\n");
+    summary["checkpoint"] = dir_.CheckpointPath(last);
+    return WriteFileAtomically(dir_.SummaryPath(), summary.dump(2) + "\n");
   }
 
  private:
@@ -292,26 +227,11 @@ class Trainer {
 
   void BuildRunner() {
     traversal::RunnerConfig runner;
-    runner.workers = config_.traversal.workers;
-    runner.worker_chunk_size = config_.traversal.worker_chunk_size;
-    runner.max_batch = config_.traversal.max_batch;
+    static_cast<traversal::SchedulerConfig&>(runner) = config_.traversal.scheduler;
     runner.seed = Seed();
-    runner.cfr.scheme = *traversal::ParseScheme(config_.traversal.scheme);
-    runner.cfr.epsilon = config_.traversal.epsilon;
-    runner.cfr.hybrid_depth = config_.traversal.hybrid_depth;
-    runner.cfr.hybrid_actions = config_.traversal.hybrid_actions;
-    runner.cfr.hybrid_epsilon = config_.traversal.hybrid_epsilon;
-    runner.cfr.start_depth_max = config_.traversal.start_depth_max;
-    runner.cfr.strategy_sample_rate = config_.traversal.strategy_sample_rate;
-    runner.cfr.payoff_scale = config_.traversal.payoff_scale;
-    runner.cfr.common_random_numbers = config_.traversal.common_random_numbers;
-    runner.cfr.value_from_iteration = config_.traversal.value_from_iteration;
-    runner.cfr.value_sample_rate = config_.traversal.value_sample_rate;
-    inference_.device = config_.inference.device;
-    inference_.precision = config_.inference.precision;
-    inference_.intra_op_threads = config_.inference.intra_op_threads;
-    inference_.cuda_graphs = config_.inference.cuda_graphs;
-    inference_.max_batch = config_.inference.max_batch;
+    runner.cfr = config_.traversal.cfr;
+    inference_ = config_.inference;
+    inference_.device = devices_.inference;
     runner_ = std::make_unique<traversal::TraversalRunner<G>>(game_, runner, [this](int) {
       auto evaluator = inference::MakeBatchedEvaluator(store_, inference_);
       LCFR_CHECK(evaluator.ok()) << evaluator.status().message();
@@ -328,7 +248,7 @@ class Trainer {
     std::array<int64_t, 7> counts{};
     std::array<Digest, 2> digests;
     runner_->ResetStats();
-    const int64_t total = config_.traversal.traversals;
+    const int64_t total = config_.traversal.budget.traversals;
     for (int p = 0; p < 2; ++p) {
       at::set_num_threads(config_.inference.intra_op_threads);
       const auto t0 = Clock::now();
@@ -520,7 +440,7 @@ class Trainer {
           per_sample = ((out - b.target) * b.mask).pow(2).sum(1);
         } else {
           const torch::Tensor logits = out.masked_fill(b.mask == 0, -1e9);
-          if (config_.training.strategy_loss == "mse") {
+          if (config_.training.strategy_loss == StrategyLoss::kMse) {
             per_sample = ((torch::softmax(logits, 1) - b.target) * b.mask).pow(2).sum(1);
           } else {
             per_sample = -(b.target * torch::log_softmax(logits, 1) * b.mask).sum(1);
@@ -605,22 +525,15 @@ class Trainer {
 
   void Evaluate(int t, nlohmann::ordered_json& line);
 
-  // A memory shard's file in a checkpoint: "advantage0.mem" for a single process,
-  // "advantage0.rank1.mem" for rank 1 of several.
-  std::string ShardPath(const std::string& dir, const std::string& memory) const {
-    return world_ == 1 ? StreamCat(dir, "/", memory, ".mem")
-                       : StreamCat(dir, "/", memory, ".rank", rank_, ".mem");
-  }
-
   absl::Status SaveShards(const std::string& dir) const {
     for (int p = 0; p < 2; ++p) {
-      if (absl::Status s = advantage_[p]->Save(ShardPath(dir, StreamCat("advantage", p)));
+      if (absl::Status s = advantage_[p]->Save(dir_.ShardPath(dir, StreamCat("advantage", p)));
           !s.ok()) {
         return s;
       }
     }
-    if (absl::Status s = strategy_->Save(ShardPath(dir, "strategy")); !s.ok()) return s;
-    if (value_scheme_) return value_->Save(ShardPath(dir, "value"));
+    if (absl::Status s = strategy_->Save(dir_.ShardPath(dir, "strategy")); !s.ok()) return s;
+    if (value_scheme_) return value_->Save(dir_.ShardPath(dir, "value"));
     return absl::OkStatus();
   }
 
@@ -628,14 +541,9 @@ class Trainer {
   // shards there, and only when all succeeded does rank 0 rename it into place and replace
   // LATEST. A failure on any rank leaves the previous checkpoint as LATEST.
   absl::Status WriteCheckpoint(int t) {
-    const std::string base = run_dir_ + "/checkpoints/";
-    const std::string name = IterationDir(t);
-    const std::string temporary = base + name + ".tmp";
+    const std::string temporary = dir_.StagingPath(t);
     absl::Status prepared = absl::OkStatus();
-    if (rank_ == 0) {
-      RemoveTree(temporary);
-      prepared = MakeDirectory(temporary);
-    }
+    if (rank_ == 0) prepared = dir_.PrepareStaging(t);
     if (absl::Status s = Agree(prepared, "preparing the checkpoint"); !s.ok()) return s;
     absl::Status written = SaveShards(temporary);
     if (rank_ == 0 && written.ok()) {
@@ -643,7 +551,7 @@ class Trainer {
       nlohmann::ordered_json state;
       state["iteration"] = t;
       state["strategy_trained"] = strategy_trained_;
-      state["game"] = config_.run.game;
+      state["game"] = GameName(config_.run.game);
       state["world_size"] = world_;
       if (written.ok()) {
         written = WriteFileAtomically(temporary + "/state.json", state.dump(2) + "\n");
@@ -654,46 +562,15 @@ class Trainer {
     }
     if (absl::Status s = Agree(written, "writing the checkpoint"); !s.ok()) return s;
     absl::Status published = absl::OkStatus();
-    if (rank_ == 0) published = Publish(base, name, temporary);
+    if (rank_ == 0) published = dir_.Publish(t, config_.run.keep_every);
     return Agree(published, "publishing the checkpoint");
   }
 
-  absl::Status Publish(const std::string& base, const std::string& name,
-                       const std::string& temporary) {
-    RemoveTree(base + name);
-    if (std::rename(temporary.c_str(), (base + name).c_str()) != 0) {
-      return absl::InternalError(StreamCat("cannot rename ", temporary));
-    }
-    std::string previous;
-    if (auto latest = ReadFile(base + "LATEST"); latest.ok()) previous = *latest;
-    if (absl::Status s = WriteFileAtomically(base + "LATEST", name); !s.ok()) return s;
-    // Replace the previous checkpoint unless it is one to keep. A kept one keeps its networks,
-    // state and config (for eval, play, agent) but drops its memories: only the latest is
-    // resumed, and the memories are most of a checkpoint's size (about 1.5 GB for the default).
-    if (!previous.empty() && previous != name) {
-      const int previous_t = std::atoi(previous.c_str() + 5);
-      const int keep = config_.run.keep_every;
-      if (keep == 0 || previous_t % keep != 0) {
-        RemoveTree(base + previous);
-      } else {
-        const std::string command = "rm -f '" + base + previous + "'/*.mem";
-        if (std::system(command.c_str()) != 0) {
-          std::fprintf(stderr, "warning: could not remove the memories of %s\n", previous.c_str());
-        }
-      }
-    }
-    return absl::OkStatus();
-  }
-
   absl::StatusOr<int> LoadLatestCheckpoint() {
-    const std::string base = run_dir_ + "/checkpoints/";
-    auto latest = ReadFile(base + "LATEST");
-    if (!latest.ok()) {
-      return absl::NotFoundError(
-          StreamCat(run_dir_, ": no checkpoint to resume from (", base, "LATEST is missing)"));
-    }
-    const std::string dir = base + *latest;
-    auto state_text = ReadFile(dir + "/state.json");
+    const absl::StatusOr<std::string> latest = dir_.Latest();
+    if (!latest.ok()) return latest.status();
+    const std::string dir = dir_.CheckpointsPath() + "/" + *latest;
+    auto state_text = ReadFileToString(dir + "/state.json");
     if (!state_text.ok()) return state_text.status();
     nlohmann::json state;
     try {
@@ -701,10 +578,10 @@ class Trainer {
     } catch (const std::exception& e) {
       return absl::InvalidArgumentError(StreamCat(dir, "/state.json: ", e.what()));
     }
-    if (state.value("game", "") != config_.run.game) {
+    if (state.value("game", "") != GameName(config_.run.game)) {
       return absl::InvalidArgumentError(StreamCat(dir, ": a checkpoint of game '",
                                                   state.value("game", ""), "', the config says '",
-                                                  config_.run.game, "'"));
+                                                  GameName(config_.run.game), "'"));
     }
     const int saved_world = state.value("world_size", 1);
     if (saved_world != world_) {
@@ -719,39 +596,17 @@ class Trainer {
     nets_ = std::move(*nets);
     ToDevice();
     for (int p = 0; p < 2; ++p) {
-      if (absl::Status s = advantage_[p]->Load(ShardPath(dir, StreamCat("advantage", p)));
+      if (absl::Status s = advantage_[p]->Load(dir_.ShardPath(dir, StreamCat("advantage", p)));
           !s.ok()) {
         return s;
       }
     }
-    if (absl::Status s = strategy_->Load(ShardPath(dir, "strategy")); !s.ok()) return s;
+    if (absl::Status s = strategy_->Load(dir_.ShardPath(dir, "strategy")); !s.ok()) return s;
     if (value_scheme_) {
-      if (absl::Status s = value_->Load(ShardPath(dir, "value")); !s.ok()) return s;
+      if (absl::Status s = value_->Load(dir_.ShardPath(dir, "value")); !s.ok()) return s;
     }
     strategy_trained_ = state.value("strategy_trained", false);
     return state.value("iteration", 0);
-  }
-
-  // metrics.jsonl keeps only the iterations the checkpoint of iteration t covers (rank 0).
-  absl::Status TruncateMetrics(int t) {
-    auto metrics = ReadFile(run_dir_ + "/metrics.jsonl");
-    std::string kept;
-    if (metrics.ok()) {
-      std::stringstream in(*metrics);
-      for (std::string row; std::getline(in, row);) {
-        if (row.empty()) continue;
-        try {
-          if (nlohmann::json::parse(row).value("iteration", 0) <= t) kept += row + "\n";
-        } catch (const std::exception&) {
-          break;  // a line cut by the kill that stopped the run
-        }
-      }
-    }
-    if (absl::Status s = WriteFileAtomically(run_dir_ + "/metrics.jsonl", kept); !s.ok()) return s;
-    if (options_.progress) {
-      std::fprintf(stderr, "train: resuming %s from iteration %d\n", run_dir_.c_str(), t);
-    }
-    return absl::OkStatus();
   }
 
   void Progress(int t, int last, int done_here, double elapsed,
@@ -784,6 +639,8 @@ class Trainer {
   TrainConfig config_;
   TrainOptions options_;
   std::string run_dir_;
+  RunDirectory dir_;
+  Devices devices_;
   int feature_size_;
   int num_actions_;
   inference::NetworkShape shape_;
@@ -861,23 +718,18 @@ void Trainer<G>::Evaluate(int t, nlohmann::ordered_json& line) {
 
 absl::Status Train(const TrainOptions& options) {
   if (absl::Status s = Validate(options.config); !s.ok()) return s;
+  const absl::StatusOr<Devices> devices = ResolveDevices(options.config);
+  if (!devices.ok()) return devices.status();
   absl::StatusOr<DistributedEnv> env = DistributedEnv::FromEnvironment();
   if (!env.ok()) return env.status();
   absl::StatusOr<std::unique_ptr<Communicator>> comm =
       Communicator::Connect(*env, std::chrono::seconds(options.config.distributed.timeout_s));
   if (!comm.ok()) return comm.status();
   try {
-    const std::string& game = options.config.run.game;
-    if (game == "kuhn") {
-      const engine::KuhnPoker kuhn;
-      return Trainer<engine::KuhnPoker>(kuhn, options, **comm).Run();
-    }
-    if (game == "leduc") {
-      const engine::LeducPoker leduc;
-      return Trainer<engine::LeducPoker>(leduc, options, **comm).Run();
-    }
-    const engine::LostCities lost_cities(options.config.rules);
-    return Trainer<engine::LostCities>(lost_cities, options, **comm).Run();
+    return VisitGame(options.config, [&](const auto& game) {
+      using G = std::decay_t<decltype(game)>;
+      return Trainer<G>(game, options, *devices, **comm).Run();
+    });
   } catch (const DistributedError& e) {
     return absl::AbortedError(StreamCat("training stopped: ", e.what()));
   } catch (const std::exception& e) {

@@ -3,68 +3,53 @@
 #include "engine/strings.h"
 
 namespace lcfr::traversal {
+namespace {
+
+using engine::Choice;
+using engine::Flag;
+using engine::Number;
+
+constexpr engine::Field<CfrConfig> kCfrFields[] = {
+    Choice<&CfrConfig::scheme>("scheme", kSchemeNames, "sampling scheme (traversal/cfr.h)"),
+    Number("epsilon", &CfrConfig::epsilon, 1e-9, 1,
+           "outcome sampling: exploration at traverser decisions, in (0, 1]"),
+    Number("hybrid_depth", &CfrConfig::hybrid_depth, 0, 64,
+           "hybrid: traverser decisions expanded before on-policy sampling"),
+    Number("hybrid_actions", &CfrConfig::hybrid_actions, 0, 32,
+           "hybrid: actions expanded per node in that region (0: all legal)"),
+    Number("hybrid_epsilon", &CfrConfig::hybrid_epsilon, 0, 1,
+           "hybrid: exploration in the sampled tail"),
+    Number("start_depth_max", &CfrConfig::start_depth_max, 0, 1e6,
+           "random starts: a prefix of uniform-in-[0, N] decisions, so samples cover whole games"),
+    Number("strategy_sample_rate", &CfrConfig::strategy_sample_rate, 1e-9, 1,
+           "probability that an opponent decision yields a strategy sample (weight 1/rate)"),
+    Flag("common_random_numbers", &CfrConfig::common_random_numbers,
+         "expanded actions' subtrees share their random stream (less noisy regrets, unbiased)"),
+    Number("payoff_scale", &CfrConfig::payoff_scale, 0, 1e9,
+           "payoffs are divided by this (0: the game's default; Lost Cities 100 points)"),
+    Number("value_from_iteration", &CfrConfig::value_from_iteration, 1, 1e9,
+           "value scheme: tail decisions yield advantage samples from this iteration on"),
+    Number("value_sample_rate", &CfrConfig::value_sample_rate, 1e-9, 1,
+           "value scheme: probability that a tail decision of the traverser is recorded"),
+};
+
+}  // namespace
+
+std::span<const engine::Field<CfrConfig>> CfrConfigFields() { return kCfrFields; }
 
 std::string_view SchemeName(Scheme scheme) {
-  switch (scheme) {
-    case Scheme::kExternal:
-      return "external";
-    case Scheme::kOutcome:
-      return "outcome";
-    case Scheme::kHybrid:
-      return "hybrid";
-    case Scheme::kValue:
-      return "value";
-  }
-  return "?";
+  return engine::NameOf(kSchemeNames, static_cast<int>(scheme));
 }
 
 absl::StatusOr<Scheme> ParseScheme(std::string_view name) {
-  for (Scheme scheme : {Scheme::kExternal, Scheme::kOutcome, Scheme::kHybrid, Scheme::kValue}) {
-    if (name == SchemeName(scheme)) return scheme;
-  }
-  return absl::InvalidArgumentError(lcfr::StrCat(
-      "unknown sampling scheme '", name, "' (expected external, outcome, hybrid or value)"));
+  if (auto value = engine::ValueOf(kSchemeNames, name)) return static_cast<Scheme>(*value);
+  return absl::InvalidArgumentError(lcfr::StrCat("unknown sampling scheme '", name,
+                                                 "' (expected ", engine::JoinNames(kSchemeNames),
+                                                 ")"));
 }
 
 absl::Status CfrConfig::Validate() const {
-  if (!(epsilon > 0 && epsilon <= 1)) {
-    return absl::InvalidArgumentError(lcfr::StrCat("epsilon = ", epsilon,
-                                                   ": must be in (0, 1] (outcome sampling needs "
-                                                   "exploration to stay unbiased)"));
-  }
-  if (hybrid_depth < 0) {
-    return absl::InvalidArgumentError(
-        lcfr::StrCat("hybrid_depth = ", hybrid_depth, ": must be >= 0"));
-  }
-  if (hybrid_actions < 0 || hybrid_actions > 32) {
-    return absl::InvalidArgumentError(
-        lcfr::StrCat("hybrid_actions = ", hybrid_actions, ": must be in [0, 32] (0 = all)"));
-  }
-  if (!(hybrid_epsilon >= 0 && hybrid_epsilon <= 1)) {
-    return absl::InvalidArgumentError(
-        lcfr::StrCat("hybrid_epsilon = ", hybrid_epsilon, ": must be in [0, 1]"));
-  }
-  if (!(payoff_scale >= 0)) {
-    return absl::InvalidArgumentError(
-        lcfr::StrCat("payoff_scale = ", payoff_scale, ": must be >= 0 (0 = the game's default)"));
-  }
-  if (!(strategy_sample_rate > 0 && strategy_sample_rate <= 1)) {
-    return absl::InvalidArgumentError(
-        lcfr::StrCat("strategy_sample_rate = ", strategy_sample_rate, ": must be in (0, 1]"));
-  }
-  if (start_depth_max < 0) {
-    return absl::InvalidArgumentError(lcfr::StrCat("start_depth_max = ", start_depth_max,
-                                                   ": must be >= 0 (0 = start at the deal)"));
-  }
-  if (value_from_iteration < 1) {
-    return absl::InvalidArgumentError(
-        lcfr::StrCat("value_from_iteration = ", value_from_iteration, ": must be >= 1"));
-  }
-  if (!(value_sample_rate > 0 && value_sample_rate <= 1)) {
-    return absl::InvalidArgumentError(
-        lcfr::StrCat("value_sample_rate = ", value_sample_rate, ": must be in (0, 1]"));
-  }
-  return absl::OkStatus();
+  return engine::CheckRanges<CfrConfig>(*this, kCfrFields, "");
 }
 
 }  // namespace lcfr::traversal

@@ -67,6 +67,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "engine/check.h"
+#include "engine/fields.h"
 #include "engine/game.h"
 #include "engine/rng.h"
 #include "traversal/evaluator.h"
@@ -78,23 +79,30 @@
 namespace lcfr::traversal {
 
 enum class Scheme { kExternal, kOutcome, kHybrid, kValue };
-std::string_view SchemeName(Scheme scheme);  // "external", "outcome", "hybrid", "value"
+// The schemes' configuration names, in this order: "external", "outcome", "hybrid", "value".
+inline constexpr engine::EnumName kSchemeNames[] = {{"external", 0},
+                                                    {"outcome", 1},
+                                                    {"hybrid", 2},
+                                                    {"value", 3}};
+std::string_view SchemeName(Scheme scheme);
 absl::StatusOr<Scheme> ParseScheme(std::string_view name);
 
+// The sampling scheme and its parameters (YAML section `traversal`, with SchedulerConfig in
+// traversal/runner.h). The defaults are the default training run's (configs/default.yaml).
 struct CfrConfig {
-  Scheme scheme = Scheme::kHybrid;
+  Scheme scheme = Scheme::kValue;
   double epsilon = 0.6;         // outcome sampling: exploration at traverser nodes, in (0, 1]
-  int hybrid_depth = 2;         // hybrid: traverser decisions expanded, >= 0
+  int hybrid_depth = 1;         // hybrid: traverser decisions expanded, >= 0
   int hybrid_actions = 0;       // hybrid: actions expanded per node there; 0 = all legal
   double hybrid_epsilon = 0.0;  // hybrid: exploration in the sampled tail, in [0, 1]
   double payoff_scale = 0.0;    // payoffs are divided by this; 0 = the game's default
   // Each of the other player's decisions yields a strategy sample with this probability, its
   // weight multiplied by 1 / rate (unbiased thinning). In (0, 1]. Lost Cities traversals meet
   // thousands of such decisions; all of them would be mostly memory traffic.
-  double strategy_sample_rate = 1.0;
+  double strategy_sample_rate = 0.1;
   // Random starts: a prefix of uniform-in-[0, start_depth_max] decisions before the scheme runs
   // (see above); 0 = every traversal starts at the deal. >= 0.
-  int start_depth_max = 0;
+  int start_depth_max = 120;
   // Common random numbers: every expanded action's subtree starts from the same random stream,
   // so the rollouts of different actions share their later random draws. Each subtree's value
   // keeps its distribution, so every estimate stays unbiased. The measured gain is small, because
@@ -106,11 +114,28 @@ struct CfrConfig {
   int value_from_iteration = 2;
   // The value scheme: each traverser decision of the tail is recorded (a value sample, and an
   // advantage sample from value_from_iteration on) with this probability, in (0, 1].
-  double value_sample_rate = 1.0;
+  double value_sample_rate = 0.05;
 
-  // Errors name the field and the allowed range.
+  // Ranges (the field table's); errors name the field and the allowed range.
   absl::Status Validate() const;
 };
+
+// CfrConfig's field table: parsing, ranges, help and the dump (engine/fields.h).
+std::span<const engine::Field<CfrConfig>> CfrConfigFields();
+
+// The settings of the exact checks on small games and of tabular CFR: the hybrid scheme with
+// depth 2, every traversal from the deal (no random starts), every decision recorded (no
+// thinning). The defaults above are the Lost Cities training run's; this is where the CFR math
+// is checked from.
+inline CfrConfig FullRecordingCfrConfig() {
+  CfrConfig c;
+  c.scheme = Scheme::kHybrid;
+  c.hybrid_depth = 2;
+  c.start_depth_max = 0;
+  c.strategy_sample_rate = 1.0;
+  c.value_sample_rate = 1.0;
+  return c;
+}
 
 // One traversal: deals, walks the tree for `traverser`, records samples. Runs on a fiber or on
 // the worker thread (PolicyClient decides); allocation-free except for sample storage.

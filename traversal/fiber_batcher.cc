@@ -132,7 +132,7 @@ PolicyClient PolicyClient::Direct(Evaluator* evaluator, WorkerStats* stats) {
 FiberBatcher::FiberBatcher(const BatcherConfig& config, Evaluator* evaluator)
     : config_(config),
       evaluator_(evaluator),
-      max_batch_(config.max_batch > 0 ? config.max_batch : config.width) {
+      flush_size_(config.flush_size > 0 ? config.flush_size : config.width) {
   LCFR_CHECK_GE(config.width, 1);
   LCFR_CHECK(evaluator != nullptr);
   const size_t page = ctx::stack_traits::page_size();
@@ -153,8 +153,8 @@ FiberBatcher::FiberBatcher(const BatcherConfig& config, Evaluator* evaluator)
     slot->client.slot_ = s;
     slots_.push_back(std::move(slot));
   }
-  pending_.reserve(max_batch_);
-  pending_slots_.reserve(max_batch_);
+  pending_.reserve(flush_size_);
+  pending_slots_.reserve(flush_size_);
 }
 
 FiberBatcher::~FiberBatcher() {
@@ -261,7 +261,7 @@ bool FiberBatcher::Step() {
         run_queue_.push_back(s);
       }
     }
-    if (static_cast<int>(pending_.size()) >= max_batch_) {
+    if (static_cast<int>(pending_.size()) >= flush_size_) {
       Flush();
       flushed = true;
     }

@@ -1,6 +1,6 @@
 // The per-worker fiber scheduler and batcher: runs many tasks (CFR traversals) as
 // Boost.Context fibers; each task suspends at its policy call, and when no fiber can run (or
-// max_batch requests wait) the batcher serves every waiting request with one Evaluator call
+// flush_size requests wait) the batcher serves every waiting request with one Evaluator call
 // and resumes their fibers. Finished tasks are replaced by new ones until the quota is done.
 //
 // Deterministic: there is no timer. Fibers run in a fixed order (the order their requests
@@ -49,7 +49,7 @@ size_t StackBytesForDepth(int max_depth);
 
 struct BatcherConfig {
   int width = 64;     // worker_chunk_size: tasks in flight (fibers); >= 1
-  int max_batch = 0;  // flush as soon as this many requests wait; 0 = width
+  int flush_size = 0;  // flush as soon as this many requests wait; 0 = width
   size_t stack_bytes = 256 * 1024;
   bool guard_stacks = kGuardStacksByDefault;
   bool paint_stacks = false;  // fill stacks with a pattern so PeakStackBytes() can measure
@@ -137,7 +137,7 @@ class FiberBatcher {
 
   BatcherConfig config_;
   Evaluator* evaluator_;
-  int max_batch_;
+  int flush_size_;
   std::vector<std::unique_ptr<Slot>> slots_;
   Task task_;
   int64_t count_ = 0;

@@ -3,20 +3,31 @@
 #include "engine/strings.h"
 
 namespace lcfr::traversal {
+namespace {
+
+using engine::Number;
+
+constexpr engine::Field<SchedulerConfig> kSchedulerFields[] = {
+    Number("workers", &SchedulerConfig::workers, 1, 1024,
+           "traversal threads, each with its own evaluator and fibers"),
+    Number("worker_chunk_size", &SchedulerConfig::worker_chunk_size, 1, 65536,
+           "traversals in flight per worker (fibers); the realized batch size (lcfr sweep)"),
+    Number("flush_size", &SchedulerConfig::flush_size, 0, 1 << 20,
+           "flush at this many waiting requests (0: worker_chunk_size)"),
+};
+
+}  // namespace
+
+std::span<const engine::Field<SchedulerConfig>> SchedulerConfigFields() {
+  return kSchedulerFields;
+}
+
+absl::Status SchedulerConfig::Validate() const {
+  return engine::CheckRanges<SchedulerConfig>(*this, kSchedulerFields, "");
+}
 
 absl::Status RunnerConfig::Validate() const {
-  if (workers < 1 || workers > 1024) {
-    return absl::InvalidArgumentError(
-        lcfr::StrCat("workers = ", workers, ": must be in [1, 1024]"));
-  }
-  if (worker_chunk_size < 1 || worker_chunk_size > 65536) {
-    return absl::InvalidArgumentError(
-        lcfr::StrCat("worker_chunk_size = ", worker_chunk_size, ": must be in [1, 65536]"));
-  }
-  if (max_batch < 0) {
-    return absl::InvalidArgumentError(
-        lcfr::StrCat("max_batch = ", max_batch, ": must be >= 0 (0 = worker_chunk_size)"));
-  }
+  if (absl::Status s = SchedulerConfig::Validate(); !s.ok()) return s;
   return cfr.Validate();
 }
 

@@ -21,6 +21,7 @@
 
 #include "absl/status/status.h"
 #include "engine/check.h"
+#include "engine/fields.h"
 #include "engine/game.h"
 #include "engine/rng.h"
 #include "traversal/cfr.h"
@@ -32,13 +33,25 @@
 
 namespace lcfr::traversal {
 
-struct RunnerConfig {
-  int workers = 1;             // threads, each with its own evaluator; >= 1
+// How a worker schedules its traversals (YAML section `traversal`, with CfrConfig). The
+// defaults are the default training run's (configs/default.yaml).
+struct SchedulerConfig {
+  int workers = 2;             // threads, each with its own evaluator; >= 1
   int worker_chunk_size = 64;  // traversals in flight per worker (fibers); >= 1
-  int max_batch = 0;           // flush at this many waiting requests; 0 = worker_chunk_size
-  bool recursive = false;      // plain recursion, one request in flight per worker (baseline)
-  uint64_t seed = 0;           // run seed; every traversal's stream derives from it
-  size_t stack_bytes = 0;      // per fiber; 0 = StackBytesForDepth(game.MaxDecisions())
+  // Flush as soon as this many requests wait (fewer: when no fiber can run); 0 =
+  // worker_chunk_size. Not inference's max_rows, which splits one flush into forwards.
+  int flush_size = 0;
+
+  absl::Status Validate() const;  // the field table's ranges
+};
+
+// SchedulerConfig's field table (engine/fields.h).
+std::span<const engine::Field<SchedulerConfig>> SchedulerConfigFields();
+
+struct RunnerConfig : SchedulerConfig {
+  bool recursive = false;  // plain recursion, one request in flight per worker (baseline)
+  uint64_t seed = 0;       // run seed; every traversal's stream derives from it
+  size_t stack_bytes = 0;  // per fiber; 0 = StackBytesForDepth(game.MaxDecisions())
   bool guard_stacks = kGuardStacksByDefault;
   CfrConfig cfr;
 
@@ -58,7 +71,7 @@ class TraversalRunner {
     LCFR_CHECK(status.ok()) << status.message();
     BatcherConfig batcher;
     batcher.width = config.worker_chunk_size;
-    batcher.max_batch = config.max_batch;
+    batcher.flush_size = config.flush_size;
     batcher.stack_bytes =
         config.stack_bytes > 0 ? config.stack_bytes : StackBytesForDepth(game.MaxDecisions());
     batcher.guard_stacks = config.guard_stacks;

@@ -22,8 +22,16 @@
 
 namespace lcfr::traversal {
 
-struct TabularCfrConfig {
+// One worker and FullRecordingCfrConfig() unless set otherwise.
+inline RunnerConfig TabularRunnerConfig() {
   RunnerConfig runner;
+  runner.workers = 1;
+  runner.cfr = FullRecordingCfrConfig();
+  return runner;
+}
+
+struct TabularCfrConfig {
+  RunnerConfig runner = TabularRunnerConfig();
   int64_t traversals_per_iteration = 1000;
   bool linear = true;  // weight iteration t's regrets and strategies by t
 };

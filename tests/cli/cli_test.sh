@@ -89,10 +89,10 @@ if [[ $header == "$want" ]]; then pass; else fail "sweep CSV header: $header"; f
 if [[ $(cut -d, -f1 "$tmp/sweep.csv" | tr '\n' ' ') == "width recursive 1 4 " ]]; then pass; else fail "sweep CSV rows: $(cut -d, -f1 "$tmp/sweep.csv" | tr '\n' ' ')"; fi
 if [[ $(head -c 4 "$tmp/sweep.png" | od -An -c | tr -d ' ') == "211PNG" ]]; then pass; else fail "sweep plot is not a PNG"; fi
 expect_exit 2 "sweep bad device" -- "$lcfr" sweep --device tpu --widths 1
-contains "$tmp/err" "device = 'tpu'" "sweep names the bad device"
+contains "$tmp/err" "--device: unknown device 'tpu'" "sweep names the bad device"
 expect_exit 2 "sweep bad width" -- "$lcfr" sweep --widths 0
 expect_exit 2 "sweep bad precision" -- "$lcfr" sweep --precision fp8 --widths 1
-contains "$tmp/err" "precision = 'fp8'" "sweep names the bad precision"
+contains "$tmp/err" "--precision: unknown precision 'fp8'" "sweep names the bad precision"
 if ! "$lcfr" info --json | grep -q '"cuda_devices":[1-9]'; then
   expect_exit 2 "sweep cuda without a GPU" -- "$lcfr" sweep --device cuda --widths 1
   contains "$tmp/err" "device 'cuda' requested" "sweep explains the missing GPU"

@@ -76,10 +76,10 @@ std::vector<float> Reference(NetworkSet& nets, const PolicyRequest& r) {
 }
 
 std::unique_ptr<traversal::Evaluator> MakeCpuEvaluator(std::shared_ptr<const ModelStore> store,
-                                                       int max_batch = 1024,
-                                                       const std::string& precision = "fp32") {
+                                                       int max_rows = 1024,
+                                                       Precision precision = Precision::kFp32) {
   InferenceConfig config;
-  config.max_batch = max_batch;
+  config.max_rows = max_rows;
   config.precision = precision;
   auto evaluator = MakeBatchedEvaluator(std::move(store), config);
   CATCH_REQUIRE(evaluator.ok());
@@ -101,8 +101,8 @@ CATCH_TEST_CASE("Evaluator: mixed-network batches match the per-network referenc
                                                             {0, 2, 3},
                                                             {0, 1, 3},
                                                             {0, 1, 2, 3}}) {
-    for (int max_batch : {1024, 5}) {
-      auto evaluator = MakeCpuEvaluator(store, max_batch);
+    for (int max_rows : {1024, 5}) {
+      auto evaluator = MakeCpuEvaluator(store, max_rows);
       Batch batch = MakeBatch(nets.shape, 37, networks, 7);
       evaluator->Evaluate(batch.requests);
       for (const PolicyRequest& r : batch.requests) {
@@ -125,7 +125,7 @@ CATCH_TEST_CASE("Evaluator: bf16 strategies stay close to fp32", "[inference]") 
   shape.config.hidden_width = 128;
   NetworkSet nets = NetworkSet::Create(shape, 6);
   auto store = std::make_shared<ModelStore>(nets);
-  auto bf16 = MakeCpuEvaluator(store, 1024, "bf16");
+  auto bf16 = MakeCpuEvaluator(store, 1024, Precision::kBf16);
   Batch batch = MakeBatch(nets.shape, 64, {0, 1, 2}, 12);
   bf16->Evaluate(batch.requests);
   double worst = 0;
@@ -138,9 +138,8 @@ CATCH_TEST_CASE("Evaluator: bf16 strategies stay close to fp32", "[inference]") 
   }
   CATCH_INFO("largest probability difference bf16 vs fp32: " << worst);
   CATCH_CHECK(worst < 0.05);
-  InferenceConfig bad;
-  bad.precision = "fp16";
-  CATCH_CHECK_THAT(std::string(bad.Validate().message()), Catch::Contains("precision = 'fp16'"));
+  CATCH_CHECK_THAT(std::string(ParsePrecision("fp16").status().message()),
+                   Catch::Contains("unknown precision 'fp16' (expected fp32, bf16, auto)"));
 }
 
 CATCH_TEST_CASE("Evaluator: fused and per-network split give the same strategies", "[inference]") {
@@ -229,20 +228,20 @@ CATCH_TEST_CASE("Networks: save and load round trip; mismatches are errors", "[i
 }
 
 CATCH_TEST_CASE("Devices: cuda where there is none is a clear error", "[inference]") {
-  CATCH_CHECK(ResolveDevice("cpu").value() == "cpu");
-  CATCH_CHECK(!ResolveDevice("gpu").ok());
+  CATCH_CHECK(ResolveDevice(Device::kCpu).value() == Device::kCpu);
+  CATCH_CHECK(!ParseDevice("gpu").ok());
   if (torch::cuda::is_available()) {
-    CATCH_CHECK(ResolveDevice("cuda").value() == "cuda");
-    CATCH_CHECK(ResolveDevice("auto").value() == "cuda");
+    CATCH_CHECK(ResolveDevice(Device::kCuda).value() == Device::kCuda);
+    CATCH_CHECK(ResolveDevice(Device::kAuto).value() == Device::kCuda);
   } else {
-    const auto cuda = ResolveDevice("cuda");
+    const auto cuda = ResolveDevice(Device::kCuda);
     CATCH_REQUIRE(!cuda.ok());
     CATCH_CHECK_THAT(std::string(cuda.status().message()),
                      Catch::Contains("device 'cuda' requested"));
-    CATCH_CHECK(ResolveDevice("auto").value() == "cpu");
+    CATCH_CHECK(ResolveDevice(Device::kAuto).value() == Device::kCpu);
     NetworkSet nets = NetworkSet::Create(SmallShape(), 1);
     InferenceConfig config;
-    config.device = "cuda";
+    config.device = Device::kCuda;
     CATCH_CHECK(!MakeBatchedEvaluator(std::make_shared<ModelStore>(nets), config).ok());
   }
   InferenceConfig bad;
@@ -261,8 +260,8 @@ CATCH_TEST_CASE("Evaluator: the CUDA path matches the reference", "[inference][c
   auto store = std::make_shared<ModelStore>(nets);
   for (bool graphs : {false, true}) {
     InferenceConfig config;
-    config.device = "cuda";
-    config.precision = "fp32";
+    config.device = Device::kCuda;
+    config.precision = Precision::kFp32;
     config.cuda_graphs = graphs;
     auto evaluator = MakeBatchedEvaluator(store, config);
     CATCH_REQUIRE(evaluator.ok());
@@ -321,6 +320,8 @@ CATCH_TEST_CASE("Traversal with the batched evaluator: Lost Cities, fibers vs re
   auto store = std::make_shared<ModelStore>(NetworkSet::Create(shape, 3));
   auto factory = [&](int) { return MakeCpuEvaluator(store); };
   traversal::RunnerConfig config;
+  config.workers = 1;
+  config.cfr = traversal::FullRecordingCfrConfig();
   config.seed = 5;
   config.cfr.hybrid_depth = 1;
   std::vector<traversal::CollectingSink> sinks;

@@ -39,7 +39,7 @@ bool Exists(const std::string& path) { return std::ifstream(path).good(); }
 TrainOptions SmokeOptions(const std::string& scheme) {
   auto config = LoadConfigFile(Source("configs/smoke.yaml"));
   REQUIRE(config.ok());
-  config->traversal.scheme = scheme;
+  config->traversal.cfr.scheme = *traversal::ParseScheme(scheme);
   TrainOptions options;
   options.config = *config;
   options.run_dir = TempDir();

@@ -58,6 +58,14 @@ auto HashedPolicy(const G& game) {
   };
 }
 
+// One worker and the exact checks' CFR settings (FullRecordingCfrConfig), set per test.
+RunnerConfig PlainRunner() {
+  RunnerConfig config;
+  config.workers = 1;
+  config.cfr = FullRecordingCfrConfig();
+  return config;
+}
+
 template <typename G>
 CollectingSink RunOnce(const G& game, const RunnerConfig& config, int iteration, int traverser,
                        int64_t count, const typename TraversalRunner<G>::EvaluatorFactory& factory,
@@ -71,7 +79,7 @@ CollectingSink RunOnce(const G& game, const RunnerConfig& config, int iteration,
 
 TEST_CASE("Traversal: samples are bit-identical for every width and worker count", "[cfr]") {
   LostCities game;
-  RunnerConfig base;
+  RunnerConfig base = PlainRunner();
   base.seed = 99;
   base.cfr.hybrid_depth = 1;
   base.cfr.hybrid_epsilon = 0.1;
@@ -210,7 +218,7 @@ double StartFactor(const G& game, const CfrConfig& cfr, int traverser,
 template <typename G>
 void CheckUnbiased(const G& game, const CfrConfig& cfr, int64_t traversals, int traverser,
                    size_t expected_infosets) {
-  RunnerConfig config;
+  RunnerConfig config = PlainRunner();
   config.seed = 2024;
   config.worker_chunk_size = 16;
   config.cfr = cfr;
@@ -260,7 +268,7 @@ void CheckUnbiased(const G& game, const CfrConfig& cfr, int64_t traversals, int 
 
 TEST_CASE("Traversal: sampled regrets are unbiased on Kuhn, every scheme", "[cfr][unbiased]") {
   KuhnPoker game;
-  CfrConfig cfr;
+  CfrConfig cfr = FullRecordingCfrConfig();
   SECTION("external") {
     cfr.scheme = Scheme::kExternal;
     for (int traverser : {0, 1}) CheckUnbiased(game, cfr, 20000, traverser, 6);
@@ -299,7 +307,7 @@ TEST_CASE("Traversal: sampled regrets are unbiased on Leduc", "[cfr][unbiased]")
   engine::ExactSolver<LeducPoker> solver(game);
   size_t infosets[2] = {0, 0};
   for (const auto& infoset : solver.infosets()) ++infosets[infoset.player];
-  CfrConfig cfr;
+  CfrConfig cfr = FullRecordingCfrConfig();
   SECTION("external") {
     cfr.scheme = Scheme::kExternal;
     CheckUnbiased(game, cfr, 30000, 0, infosets[0]);
@@ -312,7 +320,7 @@ TEST_CASE("Traversal: sampled regrets are unbiased on Leduc", "[cfr][unbiased]")
     cfr.hybrid_epsilon = 0.2;
     for (int traverser = 0; traverser < 2; ++traverser) {
       // Infosets at the traverser's first two decisions.
-      RunnerConfig config;
+      RunnerConfig config = PlainRunner();
       config.cfr = cfr;
       const auto sink = RunOnce(game, config, 1, traverser, 2000,
                                 [](int) { return std::make_unique<HashedEvaluator>(); });
@@ -376,7 +384,7 @@ TEST_CASE("Traversal: the value scheme's samples on Leduc, against exact action 
   LeducPoker game;
   engine::ExactSolver<LeducPoker> solver(game);
   const int n = game.num_actions();
-  RunnerConfig config;
+  RunnerConfig config = PlainRunner();
   config.seed = 77;
   config.worker_chunk_size = 16;
   config.cfr.scheme = Scheme::kValue;
@@ -461,7 +469,7 @@ TEST_CASE("Traversal: the value scheme's samples on Leduc, against exact action 
 
 TEST_CASE("Traversal: thinning strategy samples keeps their weighted sums unbiased", "[cfr]") {
   LeducPoker game;
-  RunnerConfig config;
+  RunnerConfig config = PlainRunner();
   config.seed = 11;
   config.cfr.scheme = Scheme::kExternal;
   const int64_t traversals = 20000;
@@ -516,7 +524,7 @@ TEST_CASE("Traversal: fiber stacks hold a traversal down to the decision cap", "
   batcher_config.guard_stacks = true;
   batcher_config.paint_stacks = true;
   FiberBatcher batcher(batcher_config, &evaluator);
-  CfrConfig cfr;
+  CfrConfig cfr = FullRecordingCfrConfig();
   cfr.scheme = Scheme::kHybrid;
   cfr.hybrid_depth = 0;  // on-policy all the way down
   std::vector<std::vector<float>> features(3, std::vector<float>(game.EncodingSize()));
@@ -543,13 +551,13 @@ TEST_CASE("Traversal: fiber stacks hold a traversal down to the decision cap", "
 }
 
 TEST_CASE("Traversal: configuration errors name the field", "[cfr]") {
-  CfrConfig cfr;
+  CfrConfig cfr = FullRecordingCfrConfig();
   cfr.epsilon = 0;
   CHECK_THAT(std::string(cfr.Validate().message()), Catch::Contains("epsilon = 0"));
-  cfr = CfrConfig{};
+  cfr = FullRecordingCfrConfig();
   cfr.hybrid_depth = -1;
   CHECK_THAT(std::string(cfr.Validate().message()), Catch::Contains("hybrid_depth"));
-  RunnerConfig runner;
+  RunnerConfig runner = PlainRunner();
   runner.worker_chunk_size = 0;
   CHECK_THAT(std::string(runner.Validate().message()), Catch::Contains("worker_chunk_size = 0"));
   CHECK(ParseScheme("hybrid").value() == Scheme::kHybrid);

@@ -59,10 +59,10 @@ void ScriptedTask(int64_t index, PolicyClient& policy) {
   }
 }
 
-BatcherConfig Config(int width, int max_batch = 0) {
+BatcherConfig Config(int width, int flush_size = 0) {
   BatcherConfig config;
   config.width = width;
-  config.max_batch = max_batch;
+  config.flush_size = flush_size;
   config.stack_bytes = 64 * 1024;
   return config;
 }
@@ -93,7 +93,7 @@ TEST_CASE("Batcher: every flush serves every live fiber (no tail)", "[batcher]")
   }
 }
 
-TEST_CASE("Batcher: max_batch caps the rows and per-network counts add up", "[batcher]") {
+TEST_CASE("Batcher: flush_size caps the rows and per-network counts add up", "[batcher]") {
   RecordingEvaluator evaluator;
   FiberBatcher batcher(Config(32, 8), &evaluator);
   batcher.Run(200, ScriptedTask);

@@ -1,0 +1,105 @@
+#include "engine/files.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "engine/stream_cat.h"
+
+namespace lcfr {
+namespace {
+
+absl::Status Errno(const std::string& what, const std::string& path) {
+  return absl::InternalError(StreamCat("cannot ", what, " ", path, ": ", std::strerror(errno)));
+}
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+}  // namespace
+
+bool PathExists(const std::string& path) {
+  struct stat info;
+  return ::lstat(path.c_str(), &info) == 0;
+}
+
+absl::Status MakeDirectories(const std::string& path) {
+  if (path.empty()) return absl::InvalidArgumentError("cannot create a directory with no name");
+  for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
+    const std::string prefix = slash == std::string::npos ? path : path.substr(0, slash);
+    if (::mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) {
+      return Errno("create directory", prefix);
+    }
+    if (slash == std::string::npos) break;
+  }
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
+    return absl::FailedPreconditionError(StreamCat("cannot create directory ", path,
+                                                   ": a file of that name is in the way"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<std::string>> ListDirectory(const std::string& dir) {
+  DIR* handle = ::opendir(dir.c_str());
+  if (handle == nullptr) return Errno("list directory", dir);
+  std::vector<std::string> names;
+  while (const dirent* entry = ::readdir(handle)) {
+    const std::string name = entry->d_name;
+    if (name != "." && name != "..") names.push_back(name);
+  }
+  ::closedir(handle);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+absl::Status RemoveTree(const std::string& path) {
+  struct stat info;
+  if (::lstat(path.c_str(), &info) != 0) {
+    return errno == ENOENT ? absl::OkStatus() : Errno("inspect", path);
+  }
+  if (S_ISDIR(info.st_mode)) {
+    absl::StatusOr<std::vector<std::string>> names = ListDirectory(path);
+    if (!names.ok()) return names.status();
+    for (const std::string& name : *names) {
+      if (absl::Status s = RemoveTree(path + "/" + name); !s.ok()) return s;
+    }
+    if (::rmdir(path.c_str()) != 0) return Errno("remove directory", path);
+    return absl::OkStatus();
+  }
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT) return Errno("remove", path);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int> RemoveFiles(const std::string& dir, std::string_view prefix,
+                                std::string_view suffix) {
+  absl::StatusOr<std::vector<std::string>> names = ListDirectory(dir);
+  if (!names.ok()) return names.status();
+  int removed = 0;
+  for (const std::string& name : *names) {
+    if (name.compare(0, prefix.size(), prefix) != 0 || !EndsWith(name, suffix)) continue;
+    const std::string path = dir + "/" + name;
+    struct stat info;
+    if (::lstat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) continue;
+    if (::unlink(path.c_str()) != 0) return Errno("remove", path);
+    ++removed;
+  }
+  return removed;
+}
+
+absl::StatusOr<std::string> ReadFileToString(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(StreamCat(path, ": cannot open"));
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace lcfr

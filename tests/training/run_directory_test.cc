@@ -1,0 +1,135 @@
+// The run directory: names, the checkpoint commit sequence, idempotent retention, truncation of
+// metrics.jsonl, and paths that a shell would have misread.
+#include "training/run_directory.h"
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "engine/atomic_file.h"
+#include "engine/files.h"
+
+namespace lcfr::training {
+namespace {
+
+std::string TempDir() {
+  char name[] = "/tmp/lcfr_run_directory_test_XXXXXX";
+  return ::mkdtemp(name);
+}
+
+// Stages and publishes a checkpoint of iteration t holding networks.pt and one memory.
+void Commit(const RunDirectory& dir, int t, int keep_every) {
+  REQUIRE(dir.PrepareStaging(t).ok());
+  REQUIRE(WriteFileAtomically(dir.StagingPath(t) + "/networks.pt", "n").ok());
+  REQUIRE(WriteFileAtomically(dir.ShardPath(dir.StagingPath(t), "advantage0"), "m").ok());
+  REQUIRE(dir.Publish(t, keep_every).ok());
+}
+
+std::vector<std::string> Checkpoints(const RunDirectory& dir) {
+  auto names = ListDirectory(dir.CheckpointsPath());
+  REQUIRE(names.ok());
+  return *names;
+}
+
+TEST_CASE("RunDirectory: names and shard files", "[run_directory]") {
+  CHECK(RunDirectory::CheckpointName(12) == "iter_000012");
+  CHECK(RunDirectory::IterationOf("iter_000012") == 12);
+  CHECK(RunDirectory::IterationOf("iter_") == -1);
+  CHECK(RunDirectory::IterationOf("iter_12x") == -1);
+  CHECK(RunDirectory::IterationOf("LATEST") == -1);
+  const RunDirectory single("/r");
+  CHECK(single.ShardPath("/r/c", "strategy") == "/r/c/strategy.mem");
+  const RunDirectory rank1("/r", 1, 3);
+  CHECK(rank1.ShardPath("/r/c", "advantage0") == "/r/c/advantage0.rank1.mem");
+  CHECK(single.StagingPath(3) == "/r/checkpoints/iter_000003.tmp");
+}
+
+TEST_CASE("RunDirectory: publish replaces LATEST and retains every keep_every-th without memories",
+          "[run_directory]") {
+  const RunDirectory dir(TempDir() + "/run");
+  REQUIRE(dir.Create(false).ok());
+  CHECK(!dir.Latest().ok());
+  for (int t = 1; t <= 5; ++t) Commit(dir, t, 2);
+  CHECK(*dir.Latest() == "iter_000005");
+  CHECK(Checkpoints(dir) ==
+        std::vector<std::string>{"LATEST", "iter_000002", "iter_000004", "iter_000005"});
+  CHECK(PathExists(dir.CheckpointPath(5) + "/advantage0.mem"));
+  CHECK(!PathExists(dir.CheckpointPath(4) + "/advantage0.mem"));
+  CHECK(PathExists(dir.CheckpointPath(4) + "/networks.pt"));
+  // A fresh run refuses the directory; a resume takes it.
+  CHECK_THAT(std::string(dir.Create(false).message()), Catch::Contains("use --resume"));
+  CHECK(dir.Create(true).ok());
+  REQUIRE(RemoveTree(dir.root()).ok());
+  CHECK(!PathExists(dir.root()));
+}
+
+TEST_CASE("RunDirectory: retention is idempotent and cleans what an interrupted commit left",
+          "[run_directory]") {
+  const RunDirectory dir(TempDir() + "/run");
+  REQUIRE(dir.Create(false).ok());
+  Commit(dir, 1, 0);
+  Commit(dir, 2, 0);
+  // As if a kill had struck after LATEST was replaced and before the previous checkpoint was
+  // removed, and another during a later staging.
+  REQUIRE(MakeDirectories(dir.CheckpointPath(1)).ok());
+  REQUIRE(WriteFileAtomically(dir.CheckpointPath(1) + "/advantage0.mem", "m").ok());
+  REQUIRE(MakeDirectories(dir.StagingPath(3)).ok());
+  REQUIRE(dir.Retain(0).ok());
+  CHECK(Checkpoints(dir) == std::vector<std::string>{"LATEST", "iter_000002"});
+  REQUIRE(dir.Retain(0).ok());  // again: nothing changes
+  CHECK(Checkpoints(dir) == std::vector<std::string>{"LATEST", "iter_000002"});
+  CHECK(PathExists(dir.CheckpointPath(2) + "/advantage0.mem"));
+  REQUIRE(RemoveTree(dir.root()).ok());
+}
+
+TEST_CASE("RunDirectory: truncating metrics keeps whole lines up to the iteration",
+          "[run_directory]") {
+  const RunDirectory dir(TempDir());
+  REQUIRE(WriteFileAtomically(dir.MetricsPath(),
+                              "{\"iteration\":1}\n{\"iteration\":2}\n{\"iteration\":3}\n{\"itera")
+              .ok());
+  REQUIRE(dir.TruncateMetrics(2).ok());
+  CHECK(*ReadFileToString(dir.MetricsPath()) == "{\"iteration\":1}\n{\"iteration\":2}\n");
+  REQUIRE(RemoveTree(dir.root()).ok());
+}
+
+TEST_CASE("RunDirectory: a path with shell syntax is only a name", "[run_directory]") {
+  const std::string base = TempDir();
+  const RunDirectory dir(base + "/r';touch INJECTED;'");
+  REQUIRE(dir.Create(false).ok());
+  Commit(dir, 1, 0);
+  Commit(dir, 2, 0);
+  CHECK(Checkpoints(dir) == std::vector<std::string>{"LATEST", "iter_000002"});
+  CHECK(!PathExists("INJECTED"));
+  CHECK(!PathExists(base + "/INJECTED"));
+  REQUIRE(RemoveTree(base).ok());
+  CHECK(!PathExists(base));
+}
+
+TEST_CASE("Files: mkdir -p, listing and removal without a shell", "[files]") {
+  const std::string base = TempDir();
+  REQUIRE(MakeDirectories(base + "/a/b/c").ok());
+  REQUIRE(MakeDirectories(base + "/a/b/c").ok());  // exists: fine
+  REQUIRE(WriteFileAtomically(base + "/a/x.mem", "1").ok());
+  REQUIRE(WriteFileAtomically(base + "/a/y.mem", "1").ok());
+  REQUIRE(WriteFileAtomically(base + "/a/y.txt", "1").ok());
+  CHECK(*RemoveFiles(base + "/a", "", ".mem") == 2);
+  CHECK(*ListDirectory(base + "/a") == std::vector<std::string>{"b", "y.txt"});
+  // A file in the way is an error that names it.
+  CHECK_THAT(std::string(MakeDirectories(base + "/a/y.txt").message()), Catch::Contains("y.txt"));
+  // A symbolic link is removed, not followed.
+  const std::string outside = TempDir();
+  REQUIRE(WriteFileAtomically(outside + "/keep", "1").ok());
+  REQUIRE(::symlink(outside.c_str(), (base + "/a/link").c_str()) == 0);
+  REQUIRE(RemoveTree(base).ok());
+  CHECK(!PathExists(base));
+  CHECK(PathExists(outside + "/keep"));
+  REQUIRE(RemoveTree(outside).ok());
+  CHECK(RemoveTree(outside).ok());  // missing: fine
+}
+
+}  // namespace
+}  // namespace lcfr::training

@@ -1,0 +1,48 @@
+// The composition helpers shared by train, eval, sweep, play and agent: the one place where a
+// configured game name becomes a game type, and where requested devices are resolved (the only
+// hardware probe, made before any thread starts). Torch-free.
+#ifndef LCFR_TRAINING_COMPOSE_H_
+#define LCFR_TRAINING_COMPOSE_H_
+
+#include "absl/status/statusor.h"
+#include "engine/kuhn.h"
+#include "engine/leduc.h"
+#include "engine/lost_cities.h"
+#include "inference/batched_evaluator.h"
+#include "training/config.h"
+
+namespace lcfr::training {
+
+// Calls fn(game) with the configured game (Lost Cities with config.rules, Kuhn or Leduc poker)
+// and returns what it returns.
+template <typename Fn>
+decltype(auto) VisitGame(const TrainConfig& config, Fn&& fn) {
+  switch (config.run.game) {
+    case GameId::kKuhn: {
+      const engine::KuhnPoker kuhn;
+      return fn(kuhn);
+    }
+    case GameId::kLeduc: {
+      const engine::LeducPoker leduc;
+      return fn(leduc);
+    }
+    case GameId::kLostCities:
+      break;
+  }
+  const engine::LostCities lost_cities(config.rules);
+  return fn(lost_cities);
+}
+
+// The devices a run uses, resolved from its configuration (kCpu or kCuda each).
+struct Devices {
+  inference::Device inference = inference::Device::kCpu;
+  inference::Device training = inference::Device::kCpu;
+};
+
+// Resolves inference.device and training.device; an error names the key and says why the
+// device is not there.
+absl::StatusOr<Devices> ResolveDevices(const TrainConfig& config);
+
+}  // namespace lcfr::training
+
+#endif  // LCFR_TRAINING_COMPOSE_H_

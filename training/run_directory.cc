@@ -1,0 +1,133 @@
+#include "training/run_directory.h"
+
+#include <cstdio>
+#include <sstream>
+#include <vector>
+
+#include "engine/atomic_file.h"
+#include "engine/files.h"
+#include "engine/stream_cat.h"
+#include "nlohmann/json.hpp"
+
+namespace lcfr::training {
+namespace {
+
+constexpr std::string_view kPrefix = "iter_";
+constexpr std::string_view kStaging = ".tmp";
+
+}  // namespace
+
+RunDirectory::RunDirectory(std::string root, int rank, int world)
+    : root_(std::move(root)), rank_(rank), world_(world) {}
+
+std::string RunDirectory::CheckpointName(int iteration) {
+  char name[32];
+  std::snprintf(name, sizeof(name), "iter_%06d", iteration);
+  return name;
+}
+
+int RunDirectory::IterationOf(std::string_view name) {
+  if (name.substr(0, kPrefix.size()) != kPrefix || name.size() == kPrefix.size()) return -1;
+  int value = 0;
+  for (char c : name.substr(kPrefix.size())) {
+    if (c < '0' || c > '9' || value > 100000000) return -1;
+    value = value * 10 + (c - '0');
+  }
+  return value;
+}
+
+std::string RunDirectory::CheckpointPath(int iteration) const {
+  return CheckpointsPath() + "/" + CheckpointName(iteration);
+}
+
+std::string RunDirectory::StagingPath(int iteration) const {
+  return CheckpointPath(iteration) + std::string(kStaging);
+}
+
+std::string RunDirectory::ShardPath(const std::string& dir, std::string_view memory) const {
+  return world_ == 1 ? StreamCat(dir, "/", memory, ".mem")
+                     : StreamCat(dir, "/", memory, ".rank", rank_, ".mem");
+}
+
+absl::Status RunDirectory::Create(bool resume) const {
+  if (absl::Status s = MakeDirectories(CheckpointsPath()); !s.ok()) return s;
+  if (!resume && PathExists(CheckpointsPath() + "/LATEST")) {
+    return absl::FailedPreconditionError(StreamCat(
+        root_, " already holds a run; use --resume ", root_, " or another --run-dir"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> RunDirectory::Latest() const {
+  absl::StatusOr<std::string> text = ReadFileToString(CheckpointsPath() + "/LATEST");
+  if (!text.ok()) {
+    return absl::NotFoundError(StreamCat(root_, ": no checkpoint to resume from (",
+                                         CheckpointsPath(), "/LATEST is missing)"));
+  }
+  std::string name = *text;
+  while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
+  if (IterationOf(name) < 0) {
+    return absl::InvalidArgumentError(StreamCat(CheckpointsPath(), "/LATEST: '", name,
+                                                "' is not a checkpoint name (iter_NNNNNN)"));
+  }
+  return name;
+}
+
+absl::Status RunDirectory::PrepareStaging(int iteration) const {
+  if (absl::Status s = RemoveTree(StagingPath(iteration)); !s.ok()) return s;
+  return MakeDirectories(StagingPath(iteration));
+}
+
+absl::Status RunDirectory::Publish(int iteration, int keep_every) const {
+  const std::string final_path = CheckpointPath(iteration);
+  if (absl::Status s = RemoveTree(final_path); !s.ok()) return s;
+  if (std::rename(StagingPath(iteration).c_str(), final_path.c_str()) != 0) {
+    return absl::InternalError(StreamCat("cannot rename ", StagingPath(iteration)));
+  }
+  if (absl::Status s =
+          WriteFileAtomically(CheckpointsPath() + "/LATEST", CheckpointName(iteration));
+      !s.ok()) {
+    return s;
+  }
+  return Retain(keep_every);
+}
+
+absl::Status RunDirectory::Retain(int keep_every) const {
+  absl::StatusOr<std::string> latest = Latest();
+  if (!latest.ok()) return absl::OkStatus();  // nothing published yet: nothing to retain
+  absl::StatusOr<std::vector<std::string>> names = ListDirectory(CheckpointsPath());
+  if (!names.ok()) return names.status();
+  for (const std::string& name : *names) {
+    if (name == *latest) continue;
+    const std::string path = CheckpointsPath() + "/" + name;
+    const bool staging = name.size() > kStaging.size() &&
+                         name.compare(name.size() - kStaging.size(), kStaging.size(), kStaging) == 0;
+    const int t = IterationOf(staging ? name.substr(0, name.size() - kStaging.size()) : name);
+    if (t < 0) continue;  // not ours
+    if (staging || keep_every == 0 || t % keep_every != 0) {
+      if (absl::Status s = RemoveTree(path); !s.ok()) return s;
+    } else if (absl::StatusOr<int> removed = RemoveFiles(path, "", ".mem"); !removed.ok()) {
+      return removed.status();
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RunDirectory::TruncateMetrics(int iteration) const {
+  absl::StatusOr<std::string> metrics = ReadFileToString(MetricsPath());
+  std::string kept;
+  if (metrics.ok()) {
+    std::stringstream in(*metrics);
+    for (std::string row; std::getline(in, row);) {
+      if (row.empty()) continue;
+      try {
+        if (nlohmann::json::parse(row).value("iteration", 0) <= iteration) kept += row + "\n";
+      } catch (const std::exception&) {
+        break;  // a line cut by the kill that stopped the run
+      }
+    }
+  }
+  return WriteFileAtomically(MetricsPath(), kept);
+}
+
+}  // namespace lcfr::training

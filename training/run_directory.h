@@ -1,0 +1,73 @@
+// A training run's directory: its paths, the checkpoint commit sequence, retention and the
+// metrics file's truncation on resume. Plain POSIX file calls (engine/files.h), no shell.
+// Torch-free; the trainer writes a checkpoint's contents, this class names and publishes it.
+//
+//   config.yaml          the resolved configuration
+//   metrics.jsonl        one JSON line per iteration (docs/training.md)
+//   summary.json         written at the end
+//   checkpoints/LATEST   the name of the latest complete checkpoint
+//   checkpoints/iter_N/  networks.pt, the memories (*.mem), state.json, config.yaml
+//
+// Commit sequence of a checkpoint: PrepareStaging (iter_N.tmp, empty), the trainer writes into
+// it, Publish renames it to iter_N, replaces LATEST atomically, then applies Retain. A kill at
+// any step leaves LATEST naming a complete checkpoint; Retain is idempotent, so a resume that
+// calls it again removes whatever an interrupted Publish left behind.
+//
+// Retention: the latest checkpoint is kept whole; of the others, those of every keep_every-th
+// iteration are kept without their memories (they still serve eval, play and agent) and the rest
+// are removed, with any stale iter_N.tmp. keep_every = 0 keeps only the latest.
+//
+// One per process; only rank 0 publishes, retains and truncates (training/distributed.h).
+#ifndef LCFR_TRAINING_RUN_DIRECTORY_H_
+#define LCFR_TRAINING_RUN_DIRECTORY_H_
+
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace lcfr::training {
+
+class RunDirectory {
+ public:
+  // `rank` and `world` name memory shards: "advantage0.mem", or "advantage0.rank1.mem" for
+  // rank 1 of several.
+  explicit RunDirectory(std::string root, int rank = 0, int world = 1);
+
+  const std::string& root() const { return root_; }
+  std::string ConfigPath() const { return root_ + "/config.yaml"; }
+  std::string MetricsPath() const { return root_ + "/metrics.jsonl"; }
+  std::string SummaryPath() const { return root_ + "/summary.json"; }
+  std::string CheckpointsPath() const { return root_ + "/checkpoints"; }
+  // "iter_000012"; the iteration of such a name (-1 for any other name).
+  static std::string CheckpointName(int iteration);
+  static int IterationOf(std::string_view name);
+  std::string CheckpointPath(int iteration) const;
+  std::string StagingPath(int iteration) const;  // iter_N.tmp
+  // A memory's shard file in checkpoint directory `dir`.
+  std::string ShardPath(const std::string& dir, std::string_view memory) const;
+
+  // Creates the directory and checkpoints/. A fresh run (resume false) refuses a directory that
+  // already holds a run (FailedPrecondition, naming --resume).
+  absl::Status Create(bool resume) const;
+  // The checkpoint LATEST names (NotFound when there is none).
+  absl::StatusOr<std::string> Latest() const;
+  // Empties checkpoints/iter_N.tmp for the trainer to write into.
+  absl::Status PrepareStaging(int iteration) const;
+  // Moves the staged checkpoint into place, replaces LATEST, then Retain(keep_every).
+  absl::Status Publish(int iteration, int keep_every) const;
+  // Applies the retention rule to every checkpoint but the latest (see above). Idempotent.
+  absl::Status Retain(int keep_every) const;
+  // Keeps the metrics lines of iterations <= `iteration` (a line cut by a kill ends the file).
+  absl::Status TruncateMetrics(int iteration) const;
+
+ private:
+  std::string root_;
+  int rank_;
+  int world_;
+};
+
+}  // namespace lcfr::training
+
+#endif  // LCFR_TRAINING_RUN_DIRECTORY_H_
