@@ -67,7 +67,7 @@ BENCHMARK(BM_BatcherPerRequest)->Arg(1)->Arg(8)->Arg(64)->Arg(256)->Unit(benchma
 class NullSink : public SampleSink {
  public:
   void Consume(int, int64_t, const TraversalSamples& s) override {
-    samples += static_cast<int64_t>(s.advantage.count + s.strategy.count + s.value.count);
+    for (const SampleRange& range : s) samples += static_cast<int64_t>(range.count);
   }
   std::atomic<int64_t> samples = 0;
 };

@@ -33,7 +33,7 @@
 #include "training/compose.h"
 #include "training/distributed.h"
 #include "training/evaluation.h"
-#include "training/reservoir.h"
+#include "training/memory.h"
 #include "training/run_directory.h"
 #include "traversal/runner.h"
 #include "traversal/sample_digest.h"
@@ -69,6 +69,7 @@ int64_t Share(int64_t total, int rank, int world) {
 }
 
 using Digest = traversal::SampleDigest;
+using traversal::SampleKind;
 
 // Test hook (tests/distributed): LCFR_TEST_FAULT=exit:RANK:ITERATION makes that rank exit
 // abruptly, and hang:RANK:ITERATION makes it stop answering, when the iteration starts.
@@ -110,16 +111,19 @@ class Trainer {
     auto shard = [this](int capacity) {
       return std::max<int64_t>(1, Share(capacity, rank_, world_));
     };
+    // A memory for each kind of sample the scheme produces: reservoirs for the regrets (one per
+    // player) and the strategies, a sliding window for the values.
+    kinds_ = traversal::SchemeSampleKinds(config_.traversal.cfr.scheme);
+    auto make = [&](int capacity, Retention retention) {
+      return std::make_unique<SampleMemory>(shard(capacity), feature_size_, num_actions_,
+                                            retention);
+    };
     for (int p = 0; p < 2; ++p) {
-      advantage_[p] = std::make_unique<Reservoir>(shard(config_.memory.advantage_capacity),
-                                                  feature_size_, num_actions_);
+      advantage_[p] = make(config_.memory.advantage_capacity, Retention::kReservoir);
     }
-    strategy_ = std::make_unique<Reservoir>(shard(config_.memory.strategy_capacity), feature_size_,
-                                            num_actions_);
-    value_scheme_ = config_.traversal.cfr.scheme == traversal::Scheme::kValue;
-    if (value_scheme_) {
-      value_ = std::make_unique<Reservoir>(shard(config_.memory.value_capacity), feature_size_,
-                                           num_actions_);
+    strategy_ = make(config_.memory.strategy_capacity, Retention::kReservoir);
+    if (kinds_[SampleKind::kValue]) {
+      value_ = make(config_.memory.value_capacity, Retention::kSlidingWindow);
     }
   }
 
@@ -258,16 +262,11 @@ class Trainer {
       traversal_seconds += Since(t0);
       engine::Rng memory_rng(RankSeed(engine::DeriveSeed(
           {Seed(), static_cast<uint64_t>(t), kMemory, static_cast<uint64_t>(p)})));
-      advantage_[p]->Add(sink.advantage, memory_rng);
-      strategy_->Add(sink.strategy, memory_rng);
-      counts[0] += static_cast<int64_t>(sink.advantage.size());
-      counts[1] += static_cast<int64_t>(sink.strategy.size());
-      digests[p].Add(sink.advantage, 1);
-      digests[p].Add(sink.strategy, 2);
-      if (value_scheme_) {
-        value_->AddRecent(sink.value);
-        counts[2] += static_cast<int64_t>(sink.value.size());
-        digests[p].Add(sink.value, 3);
+      for (SampleKind kind : traversal::kSampleKinds) {
+        if (!kinds_[kind]) continue;
+        MemoryOf(kind, p).Add(sink[kind], memory_rng);
+        counts[static_cast<size_t>(kind)] += static_cast<int64_t>(sink[kind].size());
+        digests[p].Add(sink[kind], kind);
       }
       const auto t1 = Clock::now();
       at::set_num_threads(config_.training.threads);
@@ -277,7 +276,7 @@ class Trainer {
     }
     const traversal::WorkerStats stats = runner_->TotalStats();
     double value_seconds = 0;
-    if (value_scheme_) {
+    if (kinds_[SampleKind::kValue]) {
       // After both players' traversals: the next iteration's tail targets come from this fit.
       const auto t0 = Clock::now();
       at::set_num_threads(config_.training.threads);
@@ -314,7 +313,7 @@ class Trainer {
                                     stats.rows.rows(), stats.rows.batches()};
     comm_.AllReduceSum(sums);
     std::array<int64_t, 4> sizes = {advantage_[0]->size(), advantage_[1]->size(), strategy_->size(),
-                                    value_scheme_ ? value_->size() : 0};
+                                    value_ ? value_->size() : 0};
     comm_.AllReduceSum(sizes);
     std::array<double, 1> slowest = {traversal_seconds};  // the phase ends with the last rank
     comm_.AllReduceMax(slowest);
@@ -344,7 +343,7 @@ class Trainer {
                                              static_cast<double>(memory.advantage_capacity)},
                       {"strategy_fill", static_cast<double>(sizes[2]) /
                                             static_cast<double>(memory.strategy_capacity)}};
-    if (value_scheme_) line["memory"]["value"] = sizes[3];
+    if (value_) line["memory"]["value"] = sizes[3];
     line["distributed"] = {{"world_size", world_}, {"weights_checksum", checksum}};
     return line;
   }
@@ -385,7 +384,7 @@ class Trainer {
   // Fills `host` with `rows` samples drawn uniformly (with replacement) from `memory` and returns
   // them on the training device (a synchronous copy from pinned memory on CUDA, so the staging
   // can be refilled at once).
-  Batch Sample(const Reservoir& memory, Batch& host, engine::Rng& rng) {
+  Batch Sample(const SampleMemory& memory, Batch& host, engine::Rng& rng) {
     const int64_t rows = host.x.size(0);
     float* x = host.x.data_ptr<float>();
     float* target = host.target.data_ptr<float>();
@@ -414,7 +413,7 @@ class Trainer {
   // draws batch_size / world rows from its shard, and the gradients are summed over the ranks
   // (AllReduceGradients) and divided by the number of ranks that had samples, before the same
   // optimizer step on every rank.
-  double Fit(int n, const Reservoir& memory, int steps, bool strategy, engine::Rng& rng) {
+  double Fit(int n, const SampleMemory& memory, int steps, bool strategy, engine::Rng& rng) {
     std::array<int64_t, 1> contributing = {memory.size() > 0 ? 1 : 0};
     comm_.AllReduceSum(contributing);
     if (contributing[0] == 0) return 0.0;
@@ -525,15 +524,33 @@ class Trainer {
 
   void Evaluate(int t, nlohmann::ordered_json& line);
 
-  absl::Status SaveShards(const std::string& dir) const {
-    for (int p = 0; p < 2; ++p) {
-      if (absl::Status s = advantage_[p]->Save(dir_.ShardPath(dir, StreamCat("advantage", p)));
-          !s.ok()) {
-        return s;
-      }
+  // The run's memories by shard name: advantage0, advantage1, strategy and (the value scheme)
+  // value.
+  std::vector<std::pair<std::string, SampleMemory*>> Shards() const {
+    std::vector<std::pair<std::string, SampleMemory*>> shards;
+    for (int p = 0; p < 2; ++p) shards.emplace_back(StreamCat("advantage", p), advantage_[p].get());
+    shards.emplace_back("strategy", strategy_.get());
+    if (value_) shards.emplace_back("value", value_.get());
+    return shards;
+  }
+
+  // The memory that keeps samples of `kind` recorded for `player`.
+  SampleMemory& MemoryOf(SampleKind kind, int player) {
+    switch (kind) {
+      case SampleKind::kAdvantage:
+        return *advantage_[player];
+      case SampleKind::kStrategy:
+        return *strategy_;
+      case SampleKind::kValue:
+        break;
     }
-    if (absl::Status s = strategy_->Save(dir_.ShardPath(dir, "strategy")); !s.ok()) return s;
-    if (value_scheme_) return value_->Save(dir_.ShardPath(dir, "value"));
+    return *value_;
+  }
+
+  absl::Status SaveShards(const std::string& dir) const {
+    for (const auto& [name, memory] : Shards()) {
+      if (absl::Status s = memory->Save(dir_.ShardPath(dir, name)); !s.ok()) return s;
+    }
     return absl::OkStatus();
   }
 
@@ -595,15 +612,8 @@ class Trainer {
     if (!nets.ok()) return nets.status();
     nets_ = std::move(*nets);
     ToDevice();
-    for (int p = 0; p < 2; ++p) {
-      if (absl::Status s = advantage_[p]->Load(dir_.ShardPath(dir, StreamCat("advantage", p)));
-          !s.ok()) {
-        return s;
-      }
-    }
-    if (absl::Status s = strategy_->Load(dir_.ShardPath(dir, "strategy")); !s.ok()) return s;
-    if (value_scheme_) {
-      if (absl::Status s = value_->Load(dir_.ShardPath(dir, "value")); !s.ok()) return s;
+    for (const auto& [name, memory] : Shards()) {
+      if (absl::Status s = memory->Load(dir_.ShardPath(dir, name)); !s.ok()) return s;
     }
     strategy_trained_ = state.value("strategy_trained", false);
     return state.value("iteration", 0);
@@ -649,10 +659,10 @@ class Trainer {
   std::shared_ptr<inference::ModelStore> store_;
   inference::InferenceConfig inference_;
   std::unique_ptr<traversal::TraversalRunner<G>> runner_;
-  std::array<std::unique_ptr<Reservoir>, 2> advantage_;
-  std::unique_ptr<Reservoir> strategy_;
-  bool value_scheme_ = false;
-  std::unique_ptr<Reservoir> value_;  // the value scheme's sliding window
+  traversal::PerKind<bool> kinds_;  // what the scheme produces
+  std::array<std::unique_ptr<SampleMemory>, 2> advantage_;
+  std::unique_ptr<SampleMemory> strategy_;
+  std::unique_ptr<SampleMemory> value_;  // the value scheme's sliding window; null otherwise
   Communicator& comm_;
   const int rank_;
   const int world_;

@@ -48,6 +48,16 @@ absl::StatusOr<Scheme> ParseScheme(std::string_view name) {
                                                  ")"));
 }
 
+PerKind<bool> SchemeSampleKinds(Scheme scheme) {
+  PerKind<bool> kinds;
+  VisitScheme(scheme, [&kinds](auto s) {
+    kinds[SampleKind::kAdvantage] = true;
+    kinds[SampleKind::kStrategy] = true;
+    kinds[SampleKind::kValue] = decltype(s)::kValues;
+  });
+  return kinds;
+}
+
 absl::Status CfrConfig::Validate() const {
   return engine::CheckRanges<CfrConfig>(*this, kCfrFields, "");
 }

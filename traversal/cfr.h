@@ -137,27 +137,79 @@ inline CfrConfig FullRecordingCfrConfig() {
   return c;
 }
 
+// The schemes as policy types: what distinguishes them, each a compile-time choice of one
+// CfrTraversal instantiation (RunTraversal picks it once per traversal).
+struct ExternalScheme {
+  static constexpr Scheme kScheme = Scheme::kExternal;
+  // Every traverser decision is expanded.
+  static bool Expands(const CfrConfig&, int) { return true; }
+  static constexpr bool kSubsets = false;          // expands a k-subset when hybrid_actions > 0
+  static constexpr bool kOutcomeAdvantage = false;  // records an advantage sample where it samples
+  static constexpr bool kValues = false;            // records value samples (and tail advantages)
+  static double Epsilon(const CfrConfig& c) { return c.hybrid_epsilon; }
+};
+struct OutcomeScheme {
+  static constexpr Scheme kScheme = Scheme::kOutcome;
+  static bool Expands(const CfrConfig&, int) { return false; }
+  static constexpr bool kSubsets = false;
+  static constexpr bool kOutcomeAdvantage = true;
+  static constexpr bool kValues = false;
+  static double Epsilon(const CfrConfig& c) { return c.epsilon; }
+};
+struct HybridScheme {
+  static constexpr Scheme kScheme = Scheme::kHybrid;
+  static bool Expands(const CfrConfig& c, int depth) { return depth < c.hybrid_depth; }
+  static constexpr bool kSubsets = true;
+  static constexpr bool kOutcomeAdvantage = false;
+  static constexpr bool kValues = false;
+  static double Epsilon(const CfrConfig& c) { return c.hybrid_epsilon; }
+};
+struct ValueScheme : HybridScheme {
+  static constexpr Scheme kScheme = Scheme::kValue;
+  static constexpr bool kValues = true;
+};
+
+// The sample kinds a scheme produces: the trainer keeps a memory for each.
+PerKind<bool> SchemeSampleKinds(Scheme scheme);
+
+// Calls fn(SchemePolicy{}) with the policy type of `scheme`.
+template <typename Fn>
+decltype(auto) VisitScheme(Scheme scheme, Fn&& fn) {
+  switch (scheme) {
+    case Scheme::kExternal:
+      return fn(ExternalScheme{});
+    case Scheme::kOutcome:
+      return fn(OutcomeScheme{});
+    case Scheme::kHybrid:
+      return fn(HybridScheme{});
+    case Scheme::kValue:
+      break;
+  }
+  return fn(ValueScheme{});
+}
+
+template <engine::Game G>
+struct TraversalParams {
+  const G* game;
+  const CfrConfig* config;
+  int traverser;
+  int iteration;
+  int64_t index;  // traversal index within the iteration; stored in the samples
+};
+
 // One traversal: deals, walks the tree for `traverser`, records samples. Runs on a fiber or on
 // the worker thread (PolicyClient decides); allocation-free except for sample storage.
-template <engine::Game G>
+template <engine::Game G, typename S>
 class CfrTraversal {
  public:
   using State = typename G::State;
-
-  struct Params {
-    const G* game;
-    const CfrConfig* config;
-    int traverser;
-    int iteration;
-    int64_t index;  // traversal index within the iteration; stored in the samples
-  };
+  using Params = TraversalParams<G>;
 
   // `features` is scratch of game.EncodingSize() floats, private to this traversal while it
-  // runs. Samples are appended to `advantage`, `strategy` and (the value scheme) `value`;
-  // counts go to `stats`.
+  // runs. Samples are appended to `samples` (the kinds the scheme produces); counts go to
+  // `stats`. Precondition: params.config->scheme == S::kScheme.
   CfrTraversal(const Params& params, engine::Rng rng, PolicyClient& policy,
-               std::span<float> features, SampleBuffer& advantage, SampleBuffer& strategy,
-               SampleBuffer& value, WorkerStats& stats)
+               std::span<float> features, SampleSet& samples, WorkerStats& stats)
       : game_(*params.game),
         config_(*params.config),
         traverser_(params.traverser),
@@ -169,10 +221,11 @@ class CfrTraversal {
         rng_(rng),
         policy_(policy),
         features_(features),
-        advantage_(advantage),
-        strategy_(strategy),
-        value_(value),
+        advantage_(samples[SampleKind::kAdvantage]),
+        strategy_(samples[SampleKind::kStrategy]),
+        value_(samples[SampleKind::kValue]),
         stats_(stats) {
+    LCFR_DCHECK(params.config->scheme == S::kScheme);
     LCFR_DCHECK_LE(num_actions_, 32);
     LCFR_DCHECK_EQ(features.size(), static_cast<size_t>(params.game->EncodingSize()));
   }
@@ -244,10 +297,8 @@ class CfrTraversal {
       game_.Undo(s, action, undo);
       return value;
     }
-    const bool expand =
-        config_.scheme == Scheme::kExternal || (Hybrid() && depth < config_.hybrid_depth);
-    return expand ? Expand(s, depth, weight, legal, sigma)
-                  : SampleOne(s, depth, weight, legal, sigma);
+    return S::Expands(config_, depth) ? Expand(s, depth, weight, legal, sigma)
+                                      : SampleOne(s, depth, weight, legal, sigma);
   }
 
   double Expand(State& s, int depth, double weight, uint32_t legal,
@@ -255,7 +306,7 @@ class CfrTraversal {
     // Choose the expanded set: all legal actions, or k of them uniformly without replacement.
     uint32_t chosen = legal;
     const int n_legal = std::popcount(legal);
-    if (Hybrid() && config_.hybrid_actions > 0 && config_.hybrid_actions < n_legal) {
+    if (S::kSubsets && config_.hybrid_actions > 0 && config_.hybrid_actions < n_legal) {
       std::array<int, 32> actions;
       int n = 0;
       for (uint32_t m = legal; m; m &= m - 1) actions[n++] = std::countr_zero(m);
@@ -271,7 +322,7 @@ class CfrTraversal {
                                     traverser_, index_);
     ++stats_.advantage_samples;
     size_t iv = 0;
-    if (config_.scheme == Scheme::kValue) {
+    if constexpr (S::kValues) {
       iv = value_.Add(features_, chosen, 1.0f, iteration_, traverser_, index_);
       ++stats_.value_samples;
     }
@@ -284,7 +335,7 @@ class CfrTraversal {
       const double child = Recurse(s, depth + 1, weight * scale);
       game_.Undo(s, a, undo);
       value[a] = scale * child;
-      if (config_.scheme == Scheme::kValue) value_.target(iv)[a] = static_cast<float>(child);
+      if constexpr (S::kValues) value_.target(iv)[a] = static_cast<float>(child);
     }
     double node = 0;
     for (uint32_t m = legal; m; m &= m - 1) {
@@ -301,18 +352,18 @@ class CfrTraversal {
 
   double SampleOne(State& s, int depth, double weight, uint32_t legal,
                    const std::array<float, 32>& sigma) {
-    const bool outcome = config_.scheme == Scheme::kOutcome;
-    const double epsilon = outcome ? config_.epsilon : config_.hybrid_epsilon;
+    constexpr bool outcome = S::kOutcomeAdvantage;
+    const double epsilon = S::Epsilon(config_);
     const int action = Sample(sigma, legal, epsilon);
     const double q = epsilon / std::popcount(legal) + (1 - epsilon) * sigma[action];
     size_t i = 0;
-    if (outcome) {
+    if constexpr (outcome) {
       i = advantage_.Add(features_, legal, static_cast<float>(weight), iteration_, traverser_,
                          index_);
       ++stats_.advantage_samples;
     }
     const bool record_value =
-        config_.scheme == Scheme::kValue &&
+        S::kValues &&
         (config_.value_sample_rate >= 1.0 || rng_.UniformDouble() < config_.value_sample_rate);
     size_t iv = 0;
     if (record_value) {
@@ -326,7 +377,7 @@ class CfrTraversal {
     if (record_value) value_.target(iv)[action] = static_cast<float>(sampled);
     const double child = sampled / q;  // v~(a*)
     const double node = sigma[action] * child;
-    if (outcome) {
+    if constexpr (outcome) {
       const std::span<float> target = advantage_.target(i);
       for (uint32_t m = legal; m; m &= m - 1) {
         const int a = std::countr_zero(m);
@@ -355,10 +406,6 @@ class CfrTraversal {
     }
   }
 
-  bool Hybrid() const {
-    return config_.scheme == Scheme::kHybrid || config_.scheme == Scheme::kValue;
-  }
-
   // Draws an action from epsilon * uniform(legal) + (1 - epsilon) * sigma.
   int Sample(const std::array<float, 32>& sigma, uint32_t legal, double epsilon) {
     const int action = SampleAction(std::span<const float>(sigma.data(), num_actions_), legal,
@@ -382,6 +429,15 @@ class CfrTraversal {
   SampleBuffer& value_;
   WorkerStats& stats_;
 };
+
+// Runs one traversal with the scheme policy of params.config->scheme; returns its value.
+template <engine::Game G>
+double RunTraversal(const TraversalParams<G>& params, engine::Rng rng, PolicyClient& policy,
+                    std::span<float> features, SampleSet& samples, WorkerStats& stats) {
+  return VisitScheme(params.config->scheme, [&](auto scheme) {
+    return CfrTraversal<G, decltype(scheme)>(params, rng, policy, features, samples, stats).Run();
+  });
+}
 
 }  // namespace lcfr::traversal
 

@@ -151,13 +151,8 @@ class TraversalRunner {
  private:
   // The samples of one traversal: a fiber slot's buffers while it runs, parked if it
   // finishes before an earlier traversal of its worker.
-  struct Block {
-    SampleBuffer advantage, strategy, value;
-  };
-  Block NewBlock() const {
-    const int f = game_.EncodingSize(), a = game_.num_actions();
-    return {SampleBuffer(f, a), SampleBuffer(f, a), SampleBuffer(f, a)};
-  }
+  using Block = SampleSet;
+  Block NewBlock() const { return SampleSet(game_.EncodingSize(), game_.num_actions()); }
   struct Worker {
     std::unique_ptr<Evaluator> evaluator;
     std::unique_ptr<FiberBatcher> batcher;     // null for the plain recursion
@@ -170,9 +165,7 @@ class TraversalRunner {
     std::exception_ptr error;
 
     void Recycle(Block&& block) {
-      block.advantage.Clear();
-      block.strategy.Clear();
-      block.value.Clear();
+      block.Clear();
       spare.push_back(std::move(block));
     }
   };
@@ -204,10 +197,7 @@ class TraversalRunner {
   }
 
   void Emit(int w, int64_t index, const Block& block, SampleSink& sink) {
-    sink.Consume(w, index,
-                 {{&block.advantage, 0, block.advantage.size()},
-                  {&block.strategy, 0, block.strategy.size()},
-                  {&block.value, 0, block.value.size()}});
+    sink.Consume(w, index, WholeSet(block));
   }
 
   void RunWorker(int w, int iteration, int traverser, int64_t begin, int64_t count,
@@ -219,17 +209,12 @@ class TraversalRunner {
       auto task = [&, begin](int64_t i, PolicyClient& policy) {
         const int64_t index = begin + i;
         Block& slot = worker.slots[policy.slot()];
-        slot.advantage.Clear();
-        slot.strategy.Clear();
-        slot.value.Clear();
-        const typename CfrTraversal<G>::Params params{&game_, &config_.cfr, traverser, iteration,
-                                                      index};
+        slot.Clear();
+        const TraversalParams<G> params{&game_, &config_.cfr, traverser, iteration, index};
         engine::Rng rng(
             engine::DeriveSeed({config_.seed, static_cast<uint64_t>(iteration),
                                 static_cast<uint64_t>(traverser), static_cast<uint64_t>(index)}));
-        CfrTraversal<G>(params, rng, policy, worker.features[policy.slot()], slot.advantage,
-                        slot.strategy, slot.value, stats)
-            .Run();
+        RunTraversal<G>(params, rng, policy, worker.features[policy.slot()], slot, stats);
         Complete(w, index, slot, sink);
       };
       if (worker.batcher) {

@@ -18,9 +18,8 @@ struct SampleDigest {
   int64_t low = 0;   // sum of the hashes' low 32-bit halves
   int64_t high = 0;  // sum of their high halves
 
-  // Adds every sample of `samples`; `kind` tells the kinds apart (1 advantage, 2 strategy,
-  // 3 value: the numbers metrics.jsonl's digests were made with).
-  void Add(const SampleBuffer& samples, uint64_t kind);
+  // Adds every sample of `samples`, of kind `kind` (hashed in, so kinds are told apart).
+  void Add(const SampleBuffer& samples, SampleKind kind);
   // The 64-bit sum as 16 hex digits.
   std::string Hex() const;
 };

@@ -70,30 +70,33 @@ bool SampleBuffer::operator==(const SampleBuffer& other) const {
          traversals_ == other.traversals_;
 }
 
-void CollectingSink::BeginRun(int num_workers) {
-  worker_advantage_.assign(num_workers,
-                           SampleBuffer(advantage.feature_size(), advantage.num_actions()));
-  worker_strategy_.assign(num_workers,
-                          SampleBuffer(strategy.feature_size(), strategy.num_actions()));
-  worker_value_.assign(num_workers, SampleBuffer(value.feature_size(), value.num_actions()));
+std::string_view SampleKindName(SampleKind kind) {
+  return engine::NameOf(kSampleKindNames, static_cast<int>(kind));
 }
 
-void CollectingSink::Consume(int worker, int64_t, const TraversalSamples& samples) {
-  auto append = [](SampleBuffer& to, const SampleRange& range) {
-    if (range.count > 0) to.Append(*range.buffer, range.begin, range.count);
-  };
-  append(worker_advantage_[worker], samples.advantage);
-  append(worker_strategy_[worker], samples.strategy);
-  append(worker_value_[worker], samples.value);
+TraversalSamples WholeSet(const SampleSet& set) {
+  TraversalSamples ranges;
+  for (SampleKind kind : kSampleKinds) ranges[kind] = {&set[kind], 0, set[kind].size()};
+  return ranges;
+}
+
+void CollectingSink::BeginRun(int num_workers) {
+  const SampleBuffer& shape = samples[SampleKind::kAdvantage];
+  per_worker_.assign(num_workers, SampleSet(shape.feature_size(), shape.num_actions()));
+}
+
+void CollectingSink::Consume(int worker, int64_t, const TraversalSamples& ranges) {
+  for (SampleKind kind : kSampleKinds) {
+    const SampleRange& range = ranges[kind];
+    if (range.count > 0) per_worker_[worker][kind].Append(*range.buffer, range.begin, range.count);
+  }
 }
 
 void CollectingSink::EndRun() {
-  for (const SampleBuffer& b : worker_advantage_) advantage.Append(b);
-  for (const SampleBuffer& b : worker_strategy_) strategy.Append(b);
-  for (const SampleBuffer& b : worker_value_) value.Append(b);
-  worker_advantage_.clear();
-  worker_strategy_.clear();
-  worker_value_.clear();
+  for (const SampleSet& set : per_worker_) {
+    for (SampleKind kind : kSampleKinds) samples[kind].Append(set[kind]);
+  }
+  per_worker_.clear();
 }
 
 }  // namespace lcfr::traversal

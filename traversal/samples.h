@@ -24,9 +24,13 @@
 #define LCFR_TRAVERSAL_SAMPLES_H_
 
 #include <cstddef>
+#include <array>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
+
+#include "engine/fields.h"
 
 namespace lcfr::traversal {
 
@@ -89,6 +93,40 @@ class SampleBuffer {
   std::vector<int64_t> traversals_;
 };
 
+// The kinds of samples (see the top of this file). Indexes PerKind; the order is the digest's
+// and the checkpoint shards' (SampleKindName).
+enum class SampleKind { kAdvantage = 0, kStrategy = 1, kValue = 2 };
+inline constexpr int kNumSampleKinds = 3;
+inline constexpr std::array<SampleKind, kNumSampleKinds> kSampleKinds = {
+    SampleKind::kAdvantage, SampleKind::kStrategy, SampleKind::kValue};
+inline constexpr engine::EnumName kSampleKindNames[] = {
+    {"advantage", 0}, {"strategy", 1}, {"value", 2}};
+std::string_view SampleKindName(SampleKind kind);  // "advantage", "strategy", "value"
+
+// One T per sample kind, indexed by SampleKind.
+template <typename T>
+struct PerKind {
+  std::array<T, kNumSampleKinds> items{};
+
+  T& operator[](SampleKind kind) { return items[static_cast<size_t>(kind)]; }
+  const T& operator[](SampleKind kind) const { return items[static_cast<size_t>(kind)]; }
+  auto begin() { return items.begin(); }
+  auto end() { return items.end(); }
+  auto begin() const { return items.begin(); }
+  auto end() const { return items.end(); }
+};
+
+// One buffer per kind, all of one shape.
+struct SampleSet : PerKind<SampleBuffer> {
+  SampleSet() = default;
+  SampleSet(int feature_size, int num_actions) {
+    for (SampleBuffer& b : items) b = SampleBuffer(feature_size, num_actions);
+  }
+  void Clear() {
+    for (SampleBuffer& b : items) b.Clear();
+  }
+};
+
 // A consecutive range of one buffer's samples: those of one traversal.
 struct SampleRange {
   const SampleBuffer* buffer = nullptr;
@@ -97,11 +135,10 @@ struct SampleRange {
 };
 
 // One traversal's samples, by kind.
-struct TraversalSamples {
-  SampleRange advantage;
-  SampleRange strategy;
-  SampleRange value;
-};
+using TraversalSamples = PerKind<SampleRange>;
+
+// The whole of each buffer of `set`, as a traversal's samples.
+TraversalSamples WholeSet(const SampleSet& set);
 
 // Receives the samples of an iteration's traversals as they complete (streaming: a worker keeps
 // only the traversals that finished ahead of an earlier one still in flight).
@@ -124,23 +161,21 @@ class SampleSink {
 };
 
 // A sink that keeps everything: per worker while the run lasts, then in traversal order in
-// `advantage`, `strategy` and `value` (appended to what they held).
+// `samples` (appended to what it held). sink[kind] is samples[kind].
 class CollectingSink : public SampleSink {
  public:
-  CollectingSink(int feature_size, int num_actions)
-      : advantage(feature_size, num_actions),
-        strategy(feature_size, num_actions),
-        value(feature_size, num_actions) {}
+  CollectingSink(int feature_size, int num_actions) : samples(feature_size, num_actions) {}
   void BeginRun(int num_workers) override;
   void Consume(int worker, int64_t traversal, const TraversalSamples& samples) override;
   void EndRun() override;
 
-  SampleBuffer advantage;
-  SampleBuffer strategy;
-  SampleBuffer value;
+  SampleBuffer& operator[](SampleKind kind) { return samples[kind]; }
+  const SampleBuffer& operator[](SampleKind kind) const { return samples[kind]; }
+
+  SampleSet samples;
 
  private:
-  std::vector<SampleBuffer> worker_advantage_, worker_strategy_, worker_value_;
+  std::vector<SampleSet> per_worker_;
 };
 
 }  // namespace lcfr::traversal

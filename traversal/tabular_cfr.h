@@ -79,6 +79,8 @@ class TabularCfr {
         : CollectingSink(game.EncodingSize(), game.num_actions()), table_(table), scale_(scale) {}
     void EndRun() override {
       CollectingSink::EndRun();
+      const SampleBuffer& advantage = samples[SampleKind::kAdvantage];
+      const SampleBuffer& strategy = samples[SampleKind::kStrategy];
       table_->AddRegrets(advantage, 0, advantage.size(), scale_);
       table_->AddStrategies(strategy, 0, strategy.size(), scale_);
     }

@@ -340,12 +340,12 @@ CATCH_TEST_CASE("Traversal with the batched evaluator: Lost Cities, fibers vs re
   CATCH_CHECK(stats[1].rows.Mean() > 4.0);
   CATCH_CHECK(stats[1].rows.Percentile(0.5) >= 6);
   CATCH_CHECK(stats[0].policy_calls == stats[1].policy_calls);
-  CATCH_REQUIRE(sinks[0].advantage.size() == sinks[1].advantage.size());
+  CATCH_REQUIRE(sinks[0][traversal::SampleKind::kAdvantage].size() == sinks[1][traversal::SampleKind::kAdvantage].size());
   // Same traversals, same samples up to float rounding of batched vs one-row GEMMs.
-  for (size_t i = 0; i < sinks[0].advantage.size(); ++i) {
+  for (size_t i = 0; i < sinks[0][traversal::SampleKind::kAdvantage].size(); ++i) {
     for (int a = 0; a < game.num_actions(); ++a) {
-      CATCH_CHECK(sinks[0].advantage.target(i)[a] ==
-                  Approx(sinks[1].advantage.target(i)[a]).margin(1e-4));
+      CATCH_CHECK(sinks[0][traversal::SampleKind::kAdvantage].target(i)[a] ==
+                  Approx(sinks[1][traversal::SampleKind::kAdvantage].target(i)[a]).margin(1e-4));
     }
   }
 }

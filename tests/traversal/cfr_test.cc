@@ -97,19 +97,19 @@ TEST_CASE("Traversal: samples are bit-identical for every width and worker count
   recursive.recursive = true;
   WorkerStats reference_stats;
   const CollectingSink reference = RunOnce(game, recursive, 3, 1, count, factory, &reference_stats);
-  REQUIRE(reference.advantage.size() > 0);
-  REQUIRE(reference.strategy.size() > 0);
-  CHECK(reference_stats.advantage_samples == static_cast<int64_t>(reference.advantage.size()));
-  CHECK(reference_stats.strategy_samples == static_cast<int64_t>(reference.strategy.size()));
-  CHECK(reference_stats.value_samples == static_cast<int64_t>(reference.value.size()));
-  CHECK(reference.value.empty() == (base.cfr.scheme != Scheme::kValue));
+  REQUIRE(reference[SampleKind::kAdvantage].size() > 0);
+  REQUIRE(reference[SampleKind::kStrategy].size() > 0);
+  CHECK(reference_stats.advantage_samples == static_cast<int64_t>(reference[SampleKind::kAdvantage].size()));
+  CHECK(reference_stats.strategy_samples == static_cast<int64_t>(reference[SampleKind::kStrategy].size()));
+  CHECK(reference_stats.value_samples == static_cast<int64_t>(reference[SampleKind::kValue].size()));
+  CHECK(reference[SampleKind::kValue].empty() == (base.cfr.scheme != Scheme::kValue));
   CHECK(reference_stats.traversals == count);
   // Samples arrive in traversal order, each traversal's once.
-  for (size_t i = 1; i < reference.advantage.size(); ++i) {
-    REQUIRE(reference.advantage.traversal(i - 1) <= reference.advantage.traversal(i));
+  for (size_t i = 1; i < reference[SampleKind::kAdvantage].size(); ++i) {
+    REQUIRE(reference[SampleKind::kAdvantage].traversal(i - 1) <= reference[SampleKind::kAdvantage].traversal(i));
   }
-  CHECK(reference.advantage.traversal(0) == 0);
-  CHECK(reference.advantage.traversal(reference.advantage.size() - 1) == count - 1);
+  CHECK(reference[SampleKind::kAdvantage].traversal(0) == 0);
+  CHECK(reference[SampleKind::kAdvantage].traversal(reference[SampleKind::kAdvantage].size() - 1) == count - 1);
   for (auto [width, workers] : {std::pair{1, 1}, {7, 1}, {64, 1}, {7, 2}, {64, 2}}) {
     RunnerConfig config = base;
     config.worker_chunk_size = width;
@@ -117,17 +117,17 @@ TEST_CASE("Traversal: samples are bit-identical for every width and worker count
     WorkerStats stats;
     const CollectingSink sink = RunOnce(game, config, 3, 1, count, factory, &stats);
     INFO("width " << width << ", workers " << workers);
-    CHECK(sink.advantage == reference.advantage);
-    CHECK(sink.strategy == reference.strategy);
-    CHECK(sink.value == reference.value);
+    CHECK(sink[SampleKind::kAdvantage] == reference[SampleKind::kAdvantage]);
+    CHECK(sink[SampleKind::kStrategy] == reference[SampleKind::kStrategy]);
+    CHECK(sink[SampleKind::kValue] == reference[SampleKind::kValue]);
     CHECK(stats.nodes == reference_stats.nodes);
     CHECK(stats.policy_calls == reference_stats.policy_calls);
   }
   // A different iteration, player or seed gives different samples.
-  CHECK(!(RunOnce(game, recursive, 4, 1, count, factory).advantage == reference.advantage));
+  CHECK(!(RunOnce(game, recursive, 4, 1, count, factory)[SampleKind::kAdvantage] == reference[SampleKind::kAdvantage]));
   RunnerConfig other_seed = recursive;
   other_seed.seed = 100;
-  CHECK(!(RunOnce(game, other_seed, 3, 1, count, factory).advantage == reference.advantage));
+  CHECK(!(RunOnce(game, other_seed, 3, 1, count, factory)[SampleKind::kAdvantage] == reference[SampleKind::kAdvantage]));
 }
 
 // Per (infoset, action): the mean over traversals of sum(weight * target), and its standard
@@ -224,9 +224,9 @@ void CheckUnbiased(const G& game, const CfrConfig& cfr, int64_t traversals, int 
   config.cfr = cfr;
   const CollectingSink sink = RunOnce(game, config, 1, traverser, traversals,
                                       [](int) { return std::make_unique<HashedEvaluator>(); });
-  for (size_t i = 0; i < sink.advantage.size(); ++i) REQUIRE(sink.advantage.player(i) == traverser);
+  for (size_t i = 0; i < sink[SampleKind::kAdvantage].size(); ++i) REQUIRE(sink[SampleKind::kAdvantage].player(i) == traverser);
   const int n = game.num_actions();
-  const auto estimates = PerInfosetMeans(sink.advantage, traversals);
+  const auto estimates = PerInfosetMeans(sink[SampleKind::kAdvantage], traversals);
 
   engine::ExactSolver<G> solver(game);
   const double scale = cfr.payoff_scale > 0 ? cfr.payoff_scale : game.DefaultPayoffScale();
@@ -325,8 +325,8 @@ TEST_CASE("Traversal: sampled regrets are unbiased on Leduc", "[cfr][unbiased]")
       const auto sink = RunOnce(game, config, 1, traverser, 2000,
                                 [](int) { return std::make_unique<HashedEvaluator>(); });
       std::map<std::string, int> seen;
-      for (size_t i = 0; i < sink.advantage.size(); ++i) {
-        ++seen[engine::InfosetKey(traverser, sink.advantage.features(i))];
+      for (size_t i = 0; i < sink[SampleKind::kAdvantage].size(); ++i) {
+        ++seen[engine::InfosetKey(traverser, sink[SampleKind::kAdvantage].features(i))];
       }
       CHECK(seen.size() < infosets[traverser]);
       CheckUnbiased(game, cfr, 60000, traverser, seen.size());
@@ -409,24 +409,24 @@ TEST_CASE("Traversal: the value scheme's samples on Leduc, against exact action 
         game, config, 1, traverser, traversals,
         [&](int) { return std::make_unique<ExactValueEvaluator<LeducPoker>>(game, traverser); },
         &stats);
-    CHECK(stats.value_samples == static_cast<int64_t>(sink.value.size()));
+    CHECK(stats.value_samples == static_cast<int64_t>(sink[SampleKind::kValue].size()));
 
     // Tail advantage samples: with exact values, the target is exactly q(a) - sum sigma q (with
     // hybrid_depth 1, the expanded node's samples are sampled estimates instead).
     const double scale = game.DefaultPayoffScale();
     std::vector<float> sigma(n);
     int tail_samples = 0;
-    for (size_t i = 0; i < sink.advantage.size(); ++i) {
-      const std::string key = engine::InfosetKey(traverser, sink.advantage.features(i));
-      const uint32_t legal = sink.advantage.legal_mask(i);
-      HashedStrategy(traverser, sink.advantage.features(i), legal, sigma);
+    for (size_t i = 0; i < sink[SampleKind::kAdvantage].size(); ++i) {
+      const std::string key = engine::InfosetKey(traverser, sink[SampleKind::kAdvantage].features(i));
+      const uint32_t legal = sink[SampleKind::kAdvantage].legal_mask(i);
+      HashedStrategy(traverser, sink[SampleKind::kAdvantage].features(i), legal, sigma);
       const auto& q = exact.at(key).q;
       double node = 0;
       for (int a = 0; a < n; ++a) node += sigma[a] * q[a];
       bool exact_target = true;
       for (int a = 0; a < n; ++a) {
         const double expected = (legal >> a & 1) ? (q[a] - node) / scale : 0.0;
-        exact_target &= std::abs(sink.advantage.target(i)[a] - expected) < 1e-5;
+        exact_target &= std::abs(sink[SampleKind::kAdvantage].target(i)[a] - expected) < 1e-5;
       }
       if (hybrid_depth == 0) REQUIRE(exact_target);
       tail_samples += exact_target;
@@ -436,11 +436,11 @@ TEST_CASE("Traversal: the value scheme's samples on Leduc, against exact action 
     // Value samples: per (infoset, action), the mean is the exact action value.
     std::map<std::pair<std::string, int>, std::pair<double, double>> sums;  // sum, sum of squares
     std::map<std::pair<std::string, int>, int> counts;
-    for (size_t i = 0; i < sink.value.size(); ++i) {
-      const std::string key = engine::InfosetKey(traverser, sink.value.features(i));
-      for (uint32_t m = sink.value.legal_mask(i); m; m &= m - 1) {
+    for (size_t i = 0; i < sink[SampleKind::kValue].size(); ++i) {
+      const std::string key = engine::InfosetKey(traverser, sink[SampleKind::kValue].features(i));
+      for (uint32_t m = sink[SampleKind::kValue].legal_mask(i); m; m &= m - 1) {
         const int a = std::countr_zero(m);
-        const double x = sink.value.target(i)[a];
+        const double x = sink[SampleKind::kValue].target(i)[a];
         auto& [sum, sum_sq] = sums[{key, a}];
         sum += x, sum_sq += x * x;
         ++counts[{key, a}];
@@ -475,13 +475,13 @@ TEST_CASE("Traversal: thinning strategy samples keeps their weighted sums unbias
   const int64_t traversals = 20000;
   auto factory = [](int) { return std::make_unique<HashedEvaluator>(); };
   const auto all =
-      PerInfosetMeans(RunOnce(game, config, 1, 0, traversals, factory).strategy, traversals);
+      PerInfosetMeans(RunOnce(game, config, 1, 0, traversals, factory)[SampleKind::kStrategy], traversals);
   config.cfr.strategy_sample_rate = 0.25;
   WorkerStats stats;
   const CollectingSink thinned = RunOnce(game, config, 1, 0, traversals, factory, &stats);
-  const auto estimates = PerInfosetMeans(thinned.strategy, traversals);
+  const auto estimates = PerInfosetMeans(thinned[SampleKind::kStrategy], traversals);
   CHECK(estimates.size() == all.size());
-  CHECK(stats.strategy_samples == static_cast<int64_t>(thinned.strategy.size()));
+  CHECK(stats.strategy_samples == static_cast<int64_t>(thinned[SampleKind::kStrategy].size()));
   for (const auto& [key, e] : estimates) {
     REQUIRE(all.count(key) == 1);
     const Estimate& reference = all.at(key);
@@ -528,14 +528,11 @@ TEST_CASE("Traversal: fiber stacks hold a traversal down to the decision cap", "
   cfr.scheme = Scheme::kHybrid;
   cfr.hybrid_depth = 0;  // on-policy all the way down
   std::vector<std::vector<float>> features(3, std::vector<float>(game.EncodingSize()));
-  SampleBuffer advantage(game.EncodingSize(), game.num_actions());
-  SampleBuffer strategy(game.EncodingSize(), game.num_actions());
-  SampleBuffer value(game.EncodingSize(), game.num_actions());
+  SampleSet samples(game.EncodingSize(), game.num_actions());
   batcher.Run(6, [&](int64_t index, PolicyClient& policy) {
-    const CfrTraversal<LostCities>::Params params{&game, &cfr, 0, 1, index};
-    CfrTraversal<LostCities>(params, engine::Rng(static_cast<uint64_t>(index)), policy,
-                             features[policy.slot()], advantage, strategy, value, batcher.stats())
-        .Run();
+    const TraversalParams<LostCities> params{&game, &cfr, 0, 1, index};
+    RunTraversal(params, engine::Rng(static_cast<uint64_t>(index)), policy,
+                 features[policy.slot()], samples, batcher.stats());
   });
   const WorkerStats& stats = batcher.stats();
   CHECK(stats.capped_leaves == 6);

@@ -34,13 +34,12 @@ std::string DigestLines(const std::string& name, const G& game, const RunnerConf
   CollectingSink sink(game.EncodingSize(), game.num_actions());
   for (int p = 0; p < 2; ++p) runner.Run(iteration, p, traversals, sink);
   std::string out;
-  const SampleBuffer* buffers[] = {&sink.advantage, &sink.strategy, &sink.value};
-  const char* kinds[] = {"advantage", "strategy", "value"};
-  for (int k = 0; k < 3; ++k) {
+  for (SampleKind kind : kSampleKinds) {
     SampleDigest digest;
-    digest.Add(*buffers[k], static_cast<uint64_t>(k + 1));
+    digest.Add(sink[kind], kind);
     std::ostringstream line;
-    line << name << " " << kinds[k] << " " << buffers[k]->size() << " " << digest.Hex() << "\n";
+    line << name << " " << SampleKindName(kind) << " " << sink[kind].size() << " " << digest.Hex()
+         << "\n";
     out += line.str();
   }
   return out;

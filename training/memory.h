@@ -1,9 +1,13 @@
-// Reservoir memories of Deep CFR (Brown et al., 2019): a uniform sample of every sample ever
-// offered, kept in fixed capacity (Vitter's Algorithm R), deterministic given the offered order
-// and the Rng. Contiguous struct-of-arrays storage: a trainer gathers mini-batches with memcpy,
-// no per-sample allocation. Torch-free; saved in a small binary format, written atomically.
-#ifndef LCFR_TRAINING_RESERVOIR_H_
-#define LCFR_TRAINING_RESERVOIR_H_
+// The sample memories of Deep CFR (Brown et al., 2019), in fixed capacity, with a retention
+// policy chosen at construction:
+// - kReservoir: a uniform sample of every sample ever offered (Vitter's Algorithm R),
+//   deterministic given the offered order and the Rng: the advantage and strategy memories;
+// - kSlidingWindow: the latest `capacity` samples ever added, the oldest replaced first: the
+//   value scheme's memory, whose targets depend on the current strategies.
+// Contiguous struct-of-arrays storage: a trainer gathers mini-batches with memcpy, no
+// per-sample allocation. Torch-free; saved in a small binary format, written atomically.
+#ifndef LCFR_TRAINING_MEMORY_H_
+#define LCFR_TRAINING_MEMORY_H_
 
 #include <cstdint>
 #include <span>
@@ -16,17 +20,17 @@
 
 namespace lcfr::training {
 
-class Reservoir {
+enum class Retention { kReservoir, kSlidingWindow };
+
+class SampleMemory {
  public:
-  Reservoir(int64_t capacity, int feature_size, int num_actions);
+  SampleMemory(int64_t capacity, int feature_size, int num_actions, Retention retention);
 
-  // Offers every sample of `samples`, in order.
+  // Offers every sample of `samples`, in order, under the memory's retention policy (the
+  // sliding window draws nothing from `rng`).
   void Add(const traversal::SampleBuffer& samples, engine::Rng& rng);
-  // The other policy, a sliding window: appends every sample, replacing the oldest once full,
-  // so the memory holds the latest `capacity` samples ever added (the value scheme's memory,
-  // whose targets depend on the current strategies). Do not mix with Add on one memory.
-  void AddRecent(const traversal::SampleBuffer& samples);
 
+  Retention retention() const { return retention_; }
   int64_t capacity() const { return capacity_; }
   int64_t size() const { return static_cast<int64_t>(masks_.size()); }
   int64_t seen() const { return seen_; }  // samples ever offered
@@ -40,7 +44,7 @@ class Reservoir {
   int32_t iteration(int64_t i) const { return iterations_[i]; }
 
   absl::Status Save(const std::string& path) const;
-  // Replaces the contents; the file's shapes must match this reservoir's.
+  // Replaces the contents; the file's shapes must match this memory's.
   absl::Status Load(const std::string& path);
 
  private:
@@ -48,6 +52,7 @@ class Reservoir {
   int64_t AppendSlot();  // grows the storage by one sample; returns its slot
 
   int64_t capacity_;
+  Retention retention_;
   int feature_size_;
   int num_actions_;
   int64_t seen_ = 0;
@@ -60,4 +65,4 @@ class Reservoir {
 
 }  // namespace lcfr::training
 
-#endif  // LCFR_TRAINING_RESERVOIR_H_
+#endif  // LCFR_TRAINING_MEMORY_H_

@@ -1,4 +1,4 @@
-#include "training/reservoir.h"
+#include "training/memory.h"
 
 #include <cstdio>
 #include <cstring>
@@ -27,12 +27,16 @@ bool ReadVector(std::ifstream& in, std::vector<T>& v, size_t count) {
 
 }  // namespace
 
-Reservoir::Reservoir(int64_t capacity, int feature_size, int num_actions)
-    : capacity_(capacity), feature_size_(feature_size), num_actions_(num_actions) {
+SampleMemory::SampleMemory(int64_t capacity, int feature_size, int num_actions,
+                           Retention retention)
+    : capacity_(capacity),
+      retention_(retention),
+      feature_size_(feature_size),
+      num_actions_(num_actions) {
   LCFR_CHECK_GE(capacity, 1);
 }
 
-void Reservoir::Write(int64_t slot, const traversal::SampleBuffer& samples, size_t i) {
+void SampleMemory::Write(int64_t slot, const traversal::SampleBuffer& samples, size_t i) {
   std::memcpy(features_.data() + slot * feature_size_, samples.features(i).data(),
               sizeof(float) * feature_size_);
   std::memcpy(targets_.data() + slot * num_actions_, samples.target(i).data(),
@@ -42,9 +46,17 @@ void Reservoir::Write(int64_t slot, const traversal::SampleBuffer& samples, size
   iterations_[slot] = samples.iteration(i);
 }
 
-void Reservoir::Add(const traversal::SampleBuffer& samples, engine::Rng& rng) {
+void SampleMemory::Add(const traversal::SampleBuffer& samples, engine::Rng& rng) {
   LCFR_CHECK_EQ(samples.feature_size(), feature_size_);
   LCFR_CHECK_EQ(samples.num_actions(), num_actions_);
+  if (retention_ == Retention::kSlidingWindow) {
+    for (size_t i = 0; i < samples.size(); ++i) {
+      ++seen_;
+      // Once full, the slot of the oldest sample.
+      Write(size() < capacity_ ? AppendSlot() : (seen_ - 1) % capacity_, samples, i);
+    }
+    return;
+  }
   for (size_t i = 0; i < samples.size(); ++i) {
     ++seen_;
     int64_t slot;
@@ -59,17 +71,7 @@ void Reservoir::Add(const traversal::SampleBuffer& samples, engine::Rng& rng) {
   }
 }
 
-void Reservoir::AddRecent(const traversal::SampleBuffer& samples) {
-  LCFR_CHECK_EQ(samples.feature_size(), feature_size_);
-  LCFR_CHECK_EQ(samples.num_actions(), num_actions_);
-  for (size_t i = 0; i < samples.size(); ++i) {
-    ++seen_;
-    // Once full, the slot of the oldest sample.
-    Write(size() < capacity_ ? AppendSlot() : (seen_ - 1) % capacity_, samples, i);
-  }
-}
-
-int64_t Reservoir::AppendSlot() {
+int64_t SampleMemory::AppendSlot() {
   const int64_t slot = size();
   features_.resize(features_.size() + feature_size_);
   targets_.resize(targets_.size() + num_actions_);
@@ -79,7 +81,7 @@ int64_t Reservoir::AppendSlot() {
   return slot;
 }
 
-absl::Status Reservoir::Save(const std::string& path) const {
+absl::Status SampleMemory::Save(const std::string& path) const {
   const std::string temporary = path + ".tmp";
   {
     std::ofstream out(temporary, std::ios::binary);
@@ -104,7 +106,7 @@ absl::Status Reservoir::Save(const std::string& path) const {
   return absl::OkStatus();
 }
 
-absl::Status Reservoir::Load(const std::string& path) {
+absl::Status SampleMemory::Load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(lcfr::StreamCat(path, ": cannot open"));
   char magic[sizeof(kMagic)];
