@@ -13,7 +13,7 @@
 #include "engine/files.h"
 #include "engine/strings.h"
 #include "fmt/core.h"
-#include "nlohmann/json.hpp"
+#include "training/iteration_metrics.h"
 
 namespace lcfr::apps {
 namespace {
@@ -71,32 +71,27 @@ int RunPlot(const PlotOptions& opts) {
   for (std::string line; std::getline(in, line);) {
     ++line_no;
     if (line.empty()) continue;
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(line);
-    } catch (const std::exception& e) {
-      PrintError("plot", StrCat(opts.run_dir, "/metrics.jsonl:", line_no, ": ", e.what()));
+    const absl::StatusOr<training::IterationMetrics> m =
+        training::IterationMetrics::FromJsonLine(line);
+    if (!m.ok()) {
+      PrintError("plot", StrCat(opts.run_dir, "/metrics.jsonl:", line_no, ": ", m.status().message()));
       return kExitBadInput;
     }
-    const int t = j.value("iteration", 0);
-    auto optional = [&j](const char* key) {
-      return j.contains(key) ? fmt::format("{}", j[key].get<double>()) : std::string("NaN");
+    const int t = m->iteration;
+    auto optional = [](const std::optional<double>& v) {
+      return v ? fmt::format("{}", *v) : std::string("NaN");
     };
-    has_value_loss |= j.contains("value_loss");
-    losses += fmt::format("{} {} {} {} {}\n", t, j["advantage_loss"][0].get<double>(),
-                          j["advantage_loss"][1].get<double>(), optional("strategy_loss"),
-                          optional("value_loss"));
-    throughput += fmt::format("{} {} {}\n", t, j.value("policy_calls_per_s", 0.0),
-                              j.value("rows_per_forward", 0.0));
-    if (j.contains("exploitability")) {
-      evals["exploitability"] +=
-          fmt::format("{} {} {} {}\n", t, j["exploitability"].get<double>(),
-                      j["exploitability"].get<double>(), j["exploitability"].get<double>());
+    has_value_loss |= m->value_loss.has_value();
+    losses += fmt::format("{} {} {} {} {}\n", t, m->advantage_loss[0], m->advantage_loss[1],
+                          optional(m->strategy_loss), optional(m->value_loss));
+    throughput += fmt::format("{} {} {}\n", t, m->policy_calls_per_s, m->rows_per_forward);
+    if (m->exploitability) {
+      evals["exploitability"] += fmt::format("{} {} {} {}\n", t, *m->exploitability,
+                                             *m->exploitability, *m->exploitability);
     }
-    if (j.contains("eval")) {
-      for (const auto& [name, r] : j["eval"].items()) {
-        evals[name] += fmt::format("{} {} {} {}\n", t, r["win_rate"].get<double>(),
-                                   r["ci_low"].get<double>(), r["ci_high"].get<double>());
+    if (m->eval) {
+      for (const training::BotResult& r : *m->eval) {
+        evals[r.opponent] += fmt::format("{} {} {} {}\n", t, r.win_rate, r.ci_low, r.ci_high);
       }
     }
   }

@@ -33,6 +33,8 @@
 #include "training/compose.h"
 #include "training/distributed.h"
 #include "training/evaluation.h"
+#include "training/iteration_metrics.h"
+#include "training/learner.h"
 #include "training/memory.h"
 #include "training/run_directory.h"
 #include "traversal/runner.h"
@@ -50,17 +52,6 @@ double Since(Clock::time_point start) {
 
 // Stream purposes: every random stream of a run is DeriveSeed({seed, iteration, purpose, ...}).
 enum Purpose : uint64_t { kInit = 11, kMemory = 12, kBatches = 13, kEvaluation = 14 };
-
-std::string FormatDuration(double seconds) {
-  const int s = static_cast<int>(seconds + 0.5);
-  if (s >= 3600) return StreamCat(s / 3600, "h", (s % 3600) / 60, "m");
-  if (s >= 60) return StreamCat(s / 60, "m", s % 60, "s");
-  return StreamCat(s, "s");
-}
-
-struct Batch {
-  torch::Tensor x, target, mask, weight;
-};
 
 // Rank r's share of `total` items split over `world` ranks: [Begin(r), Begin(r + 1)).
 int64_t ShareBegin(int64_t total, int rank, int world) { return total * rank / world; }
@@ -101,7 +92,9 @@ class Trainer {
         num_actions_(game.num_actions()),
         comm_(comm),
         rank_(comm.rank()),
-        world_(comm.world_size()) {
+        world_(comm.world_size()),
+        learner_(options.config.training, game.EncodingSize(), game.num_actions(),
+                 devices.training == inference::Device::kCuda, comm) {
     shape_.game = std::string(GameName(config_.run.game));
     shape_.input_size = feature_size_;
     shape_.num_actions = num_actions_;
@@ -170,21 +163,23 @@ class Trainer {
     nlohmann::ordered_json last_eval;
     for (int t = start + 1; t <= last; ++t) {
       MaybeInjectFault(rank_, t);
-      nlohmann::ordered_json line = Iterate(t);
-      if (line.contains("eval")) last_eval = line["eval"];
-      if (line.contains("exploitability")) last_eval = {{"exploitability", line["exploitability"]}};
-      const bool checkpoint = t % config_.run.checkpoint_every == 0 || t == last;
-      if (checkpoint) {
+      IterationMetrics m = Iterate(t);
+      if (m.eval) {
+        last_eval = nlohmann::ordered_json::parse(m.ToJsonLine())["eval"];
+      }
+      if (m.exploitability) last_eval = {{"exploitability", *m.exploitability}};
+      // The checkpoint (every checkpoint_every iterations and after the last).
+      if (t % config_.run.checkpoint_every == 0 || t == last) {
         const auto c0 = Clock::now();
         if (absl::Status s = WriteCheckpoint(t); !s.ok()) return s;
-        line["time"]["checkpoint"] = Since(c0);
+        m.time.checkpoint = Since(c0);
       }
       if (rank_ == 0) {
-        metrics << line.dump() << "\n";
+        metrics << m.ToJsonLine() << "\n";
         metrics.flush();
       }
       ++done_here;
-      if (rank_ == 0) Progress(t, last, done_here, Since(run_start), line);
+      if (rank_ == 0) Progress(m, last, done_here, Since(run_start));
       if (options_.stop_after > 0 && done_here >= options_.stop_after && t < last) {
         return absl::OkStatus();
       }
@@ -243,109 +238,104 @@ class Trainer {
     });
   }
 
-  nlohmann::ordered_json Iterate(int t) {
-    nlohmann::ordered_json line;
-    line["iteration"] = t;
-    double traversal_seconds = 0, advantage_seconds = 0;
-    std::array<double, 2> losses{};
-    // Summed over the ranks below: samples of each kind, then per player the digest halves.
-    std::array<int64_t, 7> counts{};
+  // One Deep CFR iteration (the steps in this file's header comment).
+  IterationMetrics Iterate(int t) {
+    IterationMetrics m;
+    m.iteration = t;
+    traversal::PerKind<int64_t> counts;  // this rank's samples, summed over the ranks below
     std::array<Digest, 2> digests;
     runner_->ResetStats();
     const int64_t total = config_.traversal.budget.traversals;
     for (int p = 0; p < 2; ++p) {
+      // 1. Traversals for player p: this rank's share of the indices, with the streams a single
+      //    process would use.
       at::set_num_threads(config_.inference.intra_op_threads);
       const auto t0 = Clock::now();
       traversal::CollectingSink sink(feature_size_, num_actions_);
-      // This rank's share of the traversal indices, with the streams a single process would use.
       runner_->Run(t, p, ShareBegin(total, rank_, world_), Share(total, rank_, world_), sink);
-      traversal_seconds += Since(t0);
+      m.time.traversal += Since(t0);
+      // 2. Their samples into the memories of the kinds the scheme produces, in traversal order.
       engine::Rng memory_rng(RankSeed(engine::DeriveSeed(
           {Seed(), static_cast<uint64_t>(t), kMemory, static_cast<uint64_t>(p)})));
       for (SampleKind kind : traversal::kSampleKinds) {
         if (!kinds_[kind]) continue;
         MemoryOf(kind, p).Add(sink[kind], memory_rng);
-        counts[static_cast<size_t>(kind)] += static_cast<int64_t>(sink[kind].size());
+        counts[kind] += static_cast<int64_t>(sink[kind].size());
         digests[p].Add(sink[kind], kind);
       }
+      // 3. Player p's advantage network, published to the workers.
       const auto t1 = Clock::now();
       at::set_num_threads(config_.training.threads);
-      losses[p] = TrainAdvantage(p, t);
+      m.advantage_loss[p] = TrainAdvantage(p, t);  // already the mean over the ranks
       store_->Publish(nets_);
-      advantage_seconds += Since(t1);
+      m.time.advantage_training += Since(t1);
     }
     const traversal::WorkerStats stats = runner_->TotalStats();
-    double value_seconds = 0;
+    // 4. The value network (the value scheme), after both players' traversals: the next
+    //    iteration's tail targets come from this fit.
     if (kinds_[SampleKind::kValue]) {
-      // After both players' traversals: the next iteration's tail targets come from this fit.
       const auto t0 = Clock::now();
       at::set_num_threads(config_.training.threads);
       engine::Rng rng(
           RankSeed(engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kBatches, 3})));
-      line["value_loss"] =
-          Fit(traversal::kValueNetwork, *value_, config_.training.value_steps, false, rng);
+      m.value_loss = learner_.Fit(nets_, traversal::kValueNetwork, *value_,
+                                  config_.training.value_steps, Loss::kMaskedMse, rng);
       store_->Publish(nets_);
-      value_seconds = Since(t0);
+      m.time.value_training = Since(t0);
     }
-    double strategy_seconds = 0;
+    // 5. The strategy network, every strategy_every iterations and after the last.
     const bool last = t == config_.run.iterations;
     if (t % config_.training.strategy_every == 0 || last) {
       const auto t0 = Clock::now();
       at::set_num_threads(config_.training.threads);
-      line["strategy_loss"] = TrainStrategy(t);
+      m.strategy_loss = TrainStrategy(t);
       store_->Publish(nets_);
       strategy_trained_ = true;
-      strategy_seconds = Since(t0);
+      m.time.strategy_training = Since(t0);
     }
-    // Every rank trained the same networks from the same averaged gradients: check it.
-    const std::string checksum = CheckRanksInSync(t);
-    double eval_seconds = 0;
+    // 6. Every rank trained the same networks from the same averaged gradients: check it.
+    m.weights_checksum = CheckRanksInSync(t);
+    m.world_size = world_;
+    // 7. Evaluation (rank 0), every evaluation.every iterations and after the last.
     if (rank_ == 0 && strategy_trained_ && (t % config_.evaluation.every == 0 || last)) {
       const auto t0 = Clock::now();
-      Evaluate(t, line);
-      eval_seconds = Since(t0);
+      Evaluate(t, m);
+      m.time.evaluation = Since(t0);
     }
-
-    // Totals over the ranks (a single process: its own figures).
-    std::array<int64_t, 11> sums = {counts[0],         counts[1],           counts[2],
-                                    digests[0].low,    digests[0].high,     digests[1].low,
-                                    digests[1].high,   stats.policy_calls,  stats.capped_leaves,
-                                    stats.rows.rows(), stats.rows.batches()};
-    comm_.AllReduceSum(sums);
+    // 8. Totals over the ranks (a single process: its own figures).
+    const size_t kinds = traversal::kNumSampleKinds;
+    std::vector<int64_t> sums(counts.begin(), counts.end());
+    for (const Digest& d : digests) sums.insert(sums.end(), {d.low, d.high});
+    sums.insert(sums.end(), {stats.policy_calls, stats.capped_leaves, stats.rows.rows(),
+                             stats.rows.batches()});
+    comm_.AllReduceSum(std::span<int64_t>(sums));
+    for (SampleKind kind : traversal::kSampleKinds) {
+      m.samples[kind] = sums[static_cast<size_t>(kind)];
+    }
+    for (int p = 0; p < 2; ++p) {
+      m.digest[p] = Digest{sums[kinds + 2 * p], sums[kinds + 2 * p + 1]}.Hex();
+    }
+    const int64_t policy_calls = sums[kinds + 4], rows = sums[kinds + 6],
+                  batches = sums[kinds + 7];
+    m.capped_leaves = sums[kinds + 5];
     std::array<int64_t, 4> sizes = {advantage_[0]->size(), advantage_[1]->size(), strategy_->size(),
                                     value_ ? value_->size() : 0};
     comm_.AllReduceSum(sizes);
-    std::array<double, 1> slowest = {traversal_seconds};  // the phase ends with the last rank
+    std::array<double, 1> slowest = {m.time.traversal};  // the phase ends with the last rank
     comm_.AllReduceMax(slowest);
-    traversal_seconds = slowest[0];
-    const Digest digest0{sums[3], sums[4]}, digest1{sums[5], sums[6]};
-
-    line["time"] = {{"traversal", traversal_seconds},
-                    {"advantage_training", advantage_seconds},
-                    {"value_training", value_seconds},
-                    {"strategy_training", strategy_seconds},
-                    {"evaluation", eval_seconds}};
-    line["traversals_per_s"] = 2.0 * static_cast<double>(total) / traversal_seconds;
-    line["policy_calls_per_s"] = static_cast<double>(sums[7]) / traversal_seconds;
-    line["rows_per_forward"] =
-        sums[10] > 0 ? static_cast<double>(sums[9]) / static_cast<double>(sums[10]) : 0.0;
-    line["capped_leaves"] = sums[8];
-    // Fit's losses are already the mean over the ranks (AllReduceGradients).
-    line["advantage_loss"] = {losses[0], losses[1]};
-    line["samples"] = {{"advantage", sums[0]},
-                       {"strategy", sums[1]},
-                       {"value", sums[2]},
-                       {"digest", {digest0.Hex(), digest1.Hex()}}};
-    const auto& memory = config_.memory;
-    line["memory"] = {{"advantage", {sizes[0], sizes[1]}},
-                      {"strategy", sizes[2]},
-                      {"advantage_fill", static_cast<double>(sizes[0]) /
-                                             static_cast<double>(memory.advantage_capacity)},
-                      {"strategy_fill", static_cast<double>(sizes[2]) /
-                                            static_cast<double>(memory.strategy_capacity)}};
-    if (value_) line["memory"]["value"] = sizes[3];
-    line["distributed"] = {{"world_size", world_}, {"weights_checksum", checksum}};
-    return line;
+    m.time.traversal = slowest[0];
+    m.traversals_per_s = 2.0 * static_cast<double>(total) / m.time.traversal;
+    m.policy_calls_per_s = static_cast<double>(policy_calls) / m.time.traversal;
+    m.rows_per_forward =
+        batches > 0 ? static_cast<double>(rows) / static_cast<double>(batches) : 0.0;
+    m.memory.advantage = {sizes[0], sizes[1]};
+    m.memory.strategy = sizes[2];
+    m.memory.advantage_fill =
+        static_cast<double>(sizes[0]) / static_cast<double>(config_.memory.advantage_capacity);
+    m.memory.strategy_fill =
+        static_cast<double>(sizes[2]) / static_cast<double>(config_.memory.strategy_capacity);
+    if (value_) m.memory.value = sizes[3];
+    return m;
   }
 
   // A checksum of every network's weights; with several ranks, fails the run unless every rank
@@ -371,134 +361,6 @@ class Trainer {
     return text;
   }
 
-  // Host staging for one Fit: allocated once (pinned on CUDA) and refilled every step, so a
-  // mini-batch costs memcpys, no allocation per sample or per step.
-  Batch StagingBatch(int64_t rows) const {
-    const auto options =
-        torch::TensorOptions().dtype(torch::kFloat).pinned_memory(device_.is_cuda());
-    return {torch::empty({rows, feature_size_}, options),
-            torch::empty({rows, num_actions_}, options),
-            torch::empty({rows, num_actions_}, options), torch::empty({rows}, options)};
-  }
-
-  // Fills `host` with `rows` samples drawn uniformly (with replacement) from `memory` and returns
-  // them on the training device (a synchronous copy from pinned memory on CUDA, so the staging
-  // can be refilled at once).
-  Batch Sample(const SampleMemory& memory, Batch& host, engine::Rng& rng) {
-    const int64_t rows = host.x.size(0);
-    float* x = host.x.data_ptr<float>();
-    float* target = host.target.data_ptr<float>();
-    float* mask = host.mask.data_ptr<float>();
-    float* weight = host.weight.data_ptr<float>();
-    const double clip = config_.training.max_sample_weight;
-    for (int64_t r = 0; r < rows; ++r) {
-      const int64_t i = static_cast<int64_t>(rng.Next() % static_cast<uint64_t>(memory.size()));
-      std::memcpy(x + r * feature_size_, memory.features(i), sizeof(float) * feature_size_);
-      std::memcpy(target + r * num_actions_, memory.target(i), sizeof(float) * num_actions_);
-      for (int a = 0; a < num_actions_; ++a) {
-        mask[r * num_actions_ + a] = (memory.mask(i) >> a & 1) ? 1.0f : 0.0f;
-      }
-      double w = memory.weight(i);
-      if (clip > 0) w = std::min(w, clip);
-      if (config_.training.linear_weighting) w *= memory.iteration(i);
-      weight[r] = static_cast<float>(w);
-    }
-    if (!device_.is_cuda()) return host;
-    return {host.x.to(device_), host.target.to(device_), host.mask.to(device_),
-            host.weight.to(device_)};
-  }
-
-  // Trains network `n` on `memory`; `strategy` selects the strategy loss. Returns the mean loss
-  // of the last tenth of the steps. With several ranks, training is data-parallel: each rank
-  // draws batch_size / world rows from its shard, and the gradients are summed over the ranks
-  // (AllReduceGradients) and divided by the number of ranks that had samples, before the same
-  // optimizer step on every rank.
-  double Fit(int n, const SampleMemory& memory, int steps, bool strategy, engine::Rng& rng) {
-    std::array<int64_t, 1> contributing = {memory.size() > 0 ? 1 : 0};
-    comm_.AllReduceSum(contributing);
-    if (contributing[0] == 0) return 0.0;
-    auto& net = nets_.nets[n];
-    net->train();
-    torch::optim::Adam optimizer(net->parameters(),
-                                 torch::optim::AdamOptions(config_.training.learning_rate));
-    const int64_t per_rank =
-        std::max<int64_t>(1, config_.training.batch_size / static_cast<int64_t>(world_));
-    const int64_t rows = std::min<int64_t>(per_rank, std::max<int64_t>(1, memory.size() * 4));
-    Batch staging = StagingBatch(rows);
-    double tail_loss = 0;
-    int tail_steps = 0;
-    for (int step = 0; step < steps; ++step) {
-      const bool tail = step >= steps - std::max(1, steps / 10);
-      optimizer.zero_grad();
-      double step_loss = 0;
-      if (memory.size() > 0) {
-        Batch b = Sample(memory, staging, rng);
-        const torch::Tensor out = net->forward(b.x);
-        torch::Tensor per_sample;
-        if (!strategy) {
-          per_sample = ((out - b.target) * b.mask).pow(2).sum(1);
-        } else {
-          const torch::Tensor logits = out.masked_fill(b.mask == 0, -1e9);
-          if (config_.training.strategy_loss == StrategyLoss::kMse) {
-            per_sample = ((torch::softmax(logits, 1) - b.target) * b.mask).pow(2).sum(1);
-          } else {
-            per_sample = -(b.target * torch::log_softmax(logits, 1) * b.mask).sum(1);
-          }
-        }
-        const torch::Tensor loss = (per_sample * b.weight).sum() / b.weight.sum().clamp_min(1e-12);
-        loss.backward();
-        if (tail) step_loss = loss.item<double>();
-      }
-      if (world_ > 1) step_loss = AllReduceGradients(*net, contributing[0], step_loss);
-      if (config_.training.grad_clip > 0) {
-        torch::nn::utils::clip_grad_norm_(net->parameters(), config_.training.grad_clip);
-      }
-      optimizer.step();
-      if (tail) {
-        tail_loss += step_loss;
-        ++tail_steps;
-      }
-    }
-    net->eval();
-    return tail_steps ? tail_loss / tail_steps : 0.0;
-  }
-
-  // Data-parallel gradient averaging (libtorch has no C++ DistributedDataParallel): every
-  // parameter's gradient is packed into one flat host buffer, summed over the ranks in buckets
-  // of kBucketFloats, divided by the `contributing` ranks and unpacked. Returns the mean loss of
-  // the contributing ranks (`loss` rides along in the last bucket).
-  double AllReduceGradients(inference::MlpImpl& net, int64_t contributing, double loss) {
-    constexpr int64_t kBucketFloats = 1 << 20;  // 4 MiB per collective
-    std::vector<torch::Tensor> grads;
-    int64_t total = 0;
-    for (torch::Tensor& param : net.parameters()) {
-      if (!param.grad().defined()) param.mutable_grad() = torch::zeros_like(param);
-      grads.push_back(param.grad());
-      total += param.numel();
-    }
-    flat_.resize(static_cast<size_t>(total + 1));
-    int64_t offset = 0;
-    for (const torch::Tensor& g : grads) {
-      const torch::Tensor host = g.detach().to(torch::kCPU).contiguous().view({-1});
-      std::memcpy(flat_.data() + offset, host.data_ptr<float>(), sizeof(float) * host.numel());
-      offset += host.numel();
-    }
-    flat_[total] = static_cast<float>(loss);
-    for (int64_t begin = 0; begin < total + 1; begin += kBucketFloats) {
-      const int64_t count = std::min(kBucketFloats, total + 1 - begin);
-      comm_.AllReduceSum(std::span<float>(flat_.data() + begin, static_cast<size_t>(count)));
-    }
-    const float scale = 1.0f / static_cast<float>(contributing);
-    offset = 0;
-    for (torch::Tensor& g : grads) {
-      const torch::Tensor summed =
-          torch::from_blob(flat_.data() + offset, g.sizes(), torch::kFloat) * scale;
-      g.copy_(summed);
-      offset += g.numel();
-    }
-    return static_cast<double>(flat_[total]) * scale;
-  }
-
   void Reinitialize(int n, uint64_t seed) {
     torch::manual_seed(seed);
     nets_.nets[n] = inference::Mlp(shape_.input_size, shape_.num_actions, shape_.config);
@@ -512,17 +374,19 @@ class Trainer {
     }
     engine::Rng rng(RankSeed(engine::DeriveSeed(
         {Seed(), static_cast<uint64_t>(t), kBatches, static_cast<uint64_t>(p)})));
-    return Fit(p, *advantage_[p], config_.training.advantage_steps, false, rng);
+    return learner_.Fit(nets_, p, *advantage_[p], config_.training.advantage_steps,
+                        Loss::kMaskedMse, rng);
   }
 
   double TrainStrategy(int t) {
     Reinitialize(traversal::kStrategyNetwork,
                  engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kInit, 2}));
     engine::Rng rng(RankSeed(engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kBatches, 2})));
-    return Fit(traversal::kStrategyNetwork, *strategy_, config_.training.strategy_steps, true, rng);
+    return learner_.Fit(nets_, traversal::kStrategyNetwork, *strategy_,
+                        config_.training.strategy_steps, StrategyLossOf(config_.training), rng);
   }
 
-  void Evaluate(int t, nlohmann::ordered_json& line);
+  void Evaluate(int t, IterationMetrics& m);
 
   // The run's memories by shard name: advantage0, advantage1, strategy and (the value scheme)
   // value.
@@ -619,29 +483,11 @@ class Trainer {
     return state.value("iteration", 0);
   }
 
-  void Progress(int t, int last, int done_here, double elapsed,
-                const nlohmann::ordered_json& line) {
+  void Progress(const IterationMetrics& m, int last, int done_here, double elapsed) {
     if (!options_.progress) return;
-    const double per_iteration = elapsed / done_here;
-    std::string text = StreamCat(
-        "iter ", t, "/", last, " | ", FormatDuration(per_iteration), "/it | ETA ",
-        FormatDuration(per_iteration * (last - t)), " | ",
-        static_cast<int64_t>(line["policy_calls_per_s"].get<double>()), " calls/s, ",
-        static_cast<int>(line["rows_per_forward"].get<double>()), " rows | adv loss ",
-        line["advantage_loss"][0].get<double>(), " ", line["advantage_loss"][1].get<double>());
-    if (line.contains("value_loss"))
-      text += StreamCat(" | value loss ", line["value_loss"].get<double>());
-    if (line.contains("strategy_loss"))
-      text += StreamCat(" | strat loss ", line["strategy_loss"].get<double>());
-    if (line.contains("exploitability"))
-      text += StreamCat(" | exploitability ", line["exploitability"].get<double>());
-    if (line.contains("eval")) {
-      for (const auto& [name, result] : line["eval"].items()) {
-        text += StreamCat(" | vs ", name, " ", result["win_rate"].template get<double>());
-      }
-    }
+    const std::string text = ProgressLine(m, last, elapsed / done_here);
     std::fprintf(stderr, tty_ ? "\r\033[K%s" : "%s\n", text.c_str());
-    if (tty_ && t == last) std::fprintf(stderr, "\n");
+    if (tty_ && m.iteration == last) std::fprintf(stderr, "\n");
     std::fflush(stderr);
   }
 
@@ -666,14 +512,14 @@ class Trainer {
   Communicator& comm_;
   const int rank_;
   const int world_;
-  std::vector<float> flat_;  // AllReduceGradients' host buffer
+  Learner learner_;
   bool strategy_trained_ = false;
   const bool tty_ = isatty(fileno(stderr)) != 0;
 };
 
 // Toy games: the exact exploitability of the strategy network's policy.
 template <engine::Game G>
-void Trainer<G>::Evaluate(int t, nlohmann::ordered_json& line) {
+void Trainer<G>::Evaluate(int t, IterationMetrics& m) {
   if constexpr (engine::EnumerableGame<G>) {
     c10::InferenceMode guard;
     auto& net = nets_.nets[traversal::kStrategyNetwork];
@@ -697,10 +543,10 @@ void Trainer<G>::Evaluate(int t, nlohmann::ordered_json& line) {
           }
           for (int a = 0; a < num_actions_; ++a) out[a] = static_cast<float>(out[a] / total);
         });
-    line["exploitability"] = result.exploitability;
-    line["nash_conv"] = result.nash_conv;
+    m.exploitability = result.exploitability;
+    m.nash_conv = result.nash_conv;
   } else {
-    nlohmann::ordered_json eval;
+    std::vector<BotResult> eval;
     for (const std::string& opponent : config_.evaluation.opponents) {
       auto result = PlayNetworkMatch(
           game_,
@@ -713,14 +559,10 @@ void Trainer<G>::Evaluate(int t, nlohmann::ordered_json& line) {
           config_.evaluation.workers);
       if (!result.ok()) continue;
       const engine::Interval ci = result->win_rate_ci();
-      eval[opponent] = {{"win_rate", result->win_rate()},
-                        {"ci_low", ci.low},
-                        {"ci_high", ci.high},
-                        {"mean_score_diff", result->mean_score_diff()},
-                        {"games", result->games},
-                        {"capped", result->capped}};
+      eval.push_back({opponent, result->win_rate(), ci.low, ci.high, result->mean_score_diff(),
+                      result->games, result->capped});
     }
-    line["eval"] = eval;
+    m.eval = eval;
   }
 }
 

@@ -1,0 +1,191 @@
+#include "training/iteration_metrics.h"
+
+#include "engine/strings.h"
+#include "nlohmann/json.hpp"
+
+namespace lcfr::training {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using traversal::SampleKind;
+
+// As iostreams print a double by default (6 significant digits).
+std::string G(double x) { return fmt::format("{:.6g}", x); }
+
+}  // namespace
+
+std::string IterationMetrics::ToJsonLine() const {
+  Json line;
+  line["iteration"] = iteration;
+  if (value_loss) line["value_loss"] = *value_loss;
+  if (strategy_loss) line["strategy_loss"] = *strategy_loss;
+  if (exploitability) line["exploitability"] = *exploitability;
+  if (nash_conv) line["nash_conv"] = *nash_conv;
+  if (eval) {
+    Json results = Json::object();
+    for (const BotResult& r : *eval) {
+      results[r.opponent] = {{"win_rate", r.win_rate},
+                             {"ci_low", r.ci_low},
+                             {"ci_high", r.ci_high},
+                             {"mean_score_diff", r.mean_score_diff},
+                             {"games", r.games},
+                             {"capped", r.capped}};
+    }
+    line["eval"] = results;
+  }
+  line["time"] = {{"traversal", time.traversal},
+                  {"advantage_training", time.advantage_training},
+                  {"value_training", time.value_training},
+                  {"strategy_training", time.strategy_training},
+                  {"evaluation", time.evaluation}};
+  if (time.checkpoint) line["time"]["checkpoint"] = *time.checkpoint;
+  line["traversals_per_s"] = traversals_per_s;
+  line["policy_calls_per_s"] = policy_calls_per_s;
+  line["rows_per_forward"] = rows_per_forward;
+  line["capped_leaves"] = capped_leaves;
+  line["advantage_loss"] = {advantage_loss[0], advantage_loss[1]};
+  line["samples"] = {{"advantage", samples[SampleKind::kAdvantage]},
+                     {"strategy", samples[SampleKind::kStrategy]},
+                     {"value", samples[SampleKind::kValue]},
+                     {"digest", {digest[0], digest[1]}}};
+  line["memory"] = {{"advantage", {memory.advantage[0], memory.advantage[1]}},
+                    {"strategy", memory.strategy},
+                    {"advantage_fill", memory.advantage_fill},
+                    {"strategy_fill", memory.strategy_fill}};
+  if (memory.value) line["memory"]["value"] = *memory.value;
+  line["distributed"] = {{"world_size", world_size}, {"weights_checksum", weights_checksum}};
+  return line.dump();
+}
+
+absl::StatusOr<IterationMetrics> IterationMetrics::FromJsonLine(std::string_view text) {
+  Json j;
+  try {
+    j = Json::parse(text);
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(lcfr::StrCat("not valid JSON: ", e.what()));
+  }
+  if (!j.is_object()) return absl::InvalidArgumentError("expected a JSON object");
+  std::string missing;
+  // Reads j[a][b]... as T; on a missing key or a wrong type, records the key path.
+  auto get = [&missing](const Json& node, std::initializer_list<const char*> path,
+                        auto& out) -> bool {
+    const Json* at = &node;
+    std::string name;
+    for (const char* key : path) {
+      if (!name.empty()) name.push_back('.');
+      name.append(key);
+      if (!at->is_object() || !at->contains(key)) {
+        if (missing.empty()) missing = name;
+        return false;
+      }
+      at = &(*at)[key];
+    }
+    try {
+      out = at->get<std::decay_t<decltype(out)>>();
+      return true;
+    } catch (const std::exception&) {
+      if (missing.empty()) missing = name + " (of the wrong type)";
+      return false;
+    }
+  };
+  IterationMetrics m;
+  get(j, {"iteration"}, m.iteration);
+  auto optional = [&](const char* key, std::optional<double>& out) {
+    if (j.contains(key)) {
+      double v = 0;
+      if (get(j, {key}, v)) out = v;
+    }
+  };
+  optional("value_loss", m.value_loss);
+  optional("strategy_loss", m.strategy_loss);
+  optional("exploitability", m.exploitability);
+  optional("nash_conv", m.nash_conv);
+  if (j.contains("eval")) {
+    if (!j["eval"].is_object()) return absl::InvalidArgumentError("eval: expected an object");
+    std::vector<BotResult> results;
+    for (const auto& [name, r] : j["eval"].items()) {
+      BotResult b;
+      b.opponent = name;
+      get(r, {"win_rate"}, b.win_rate);
+      get(r, {"ci_low"}, b.ci_low);
+      get(r, {"ci_high"}, b.ci_high);
+      get(r, {"mean_score_diff"}, b.mean_score_diff);
+      get(r, {"games"}, b.games);
+      get(r, {"capped"}, b.capped);
+      results.push_back(b);
+    }
+    m.eval = results;
+  }
+  get(j, {"time", "traversal"}, m.time.traversal);
+  get(j, {"time", "advantage_training"}, m.time.advantage_training);
+  get(j, {"time", "value_training"}, m.time.value_training);
+  get(j, {"time", "strategy_training"}, m.time.strategy_training);
+  get(j, {"time", "evaluation"}, m.time.evaluation);
+  if (j.contains("time") && j["time"].is_object() && j["time"].contains("checkpoint")) {
+    double v = 0;
+    if (get(j, {"time", "checkpoint"}, v)) m.time.checkpoint = v;
+  }
+  get(j, {"traversals_per_s"}, m.traversals_per_s);
+  get(j, {"policy_calls_per_s"}, m.policy_calls_per_s);
+  get(j, {"rows_per_forward"}, m.rows_per_forward);
+  get(j, {"capped_leaves"}, m.capped_leaves);
+  std::vector<double> losses;
+  if (get(j, {"advantage_loss"}, losses) && losses.size() == 2) {
+    m.advantage_loss = {losses[0], losses[1]};
+  } else if (missing.empty()) {
+    missing = "advantage_loss (expected two numbers)";
+  }
+  get(j, {"samples", "advantage"}, m.samples[SampleKind::kAdvantage]);
+  get(j, {"samples", "strategy"}, m.samples[SampleKind::kStrategy]);
+  get(j, {"samples", "value"}, m.samples[SampleKind::kValue]);
+  std::vector<std::string> digests;
+  if (get(j, {"samples", "digest"}, digests) && digests.size() == 2) {
+    m.digest = {digests[0], digests[1]};
+  } else if (missing.empty()) {
+    missing = "samples.digest (expected two strings)";
+  }
+  std::vector<int64_t> sizes;
+  if (get(j, {"memory", "advantage"}, sizes) && sizes.size() == 2) {
+    m.memory.advantage = {sizes[0], sizes[1]};
+  } else if (missing.empty()) {
+    missing = "memory.advantage (expected two integers)";
+  }
+  get(j, {"memory", "strategy"}, m.memory.strategy);
+  get(j, {"memory", "advantage_fill"}, m.memory.advantage_fill);
+  get(j, {"memory", "strategy_fill"}, m.memory.strategy_fill);
+  if (j.contains("memory") && j["memory"].is_object() && j["memory"].contains("value")) {
+    int64_t v = 0;
+    if (get(j, {"memory", "value"}, v)) m.memory.value = v;
+  }
+  get(j, {"distributed", "world_size"}, m.world_size);
+  get(j, {"distributed", "weights_checksum"}, m.weights_checksum);
+  if (!missing.empty()) return absl::InvalidArgumentError(lcfr::StrCat("key ", missing));
+  return m;
+}
+
+std::string FormatDuration(double seconds) {
+  const int s = static_cast<int>(seconds + 0.5);
+  if (s >= 3600) return lcfr::StrCat(s / 3600, "h", (s % 3600) / 60, "m");
+  if (s >= 60) return lcfr::StrCat(s / 60, "m", s % 60, "s");
+  return lcfr::StrCat(s, "s");
+}
+
+std::string ProgressLine(const IterationMetrics& m, int last, double per_iteration) {
+  std::string text = lcfr::StrCat(
+      "iter ", m.iteration, "/", last, " | ", FormatDuration(per_iteration), "/it | ETA ",
+      FormatDuration(per_iteration * (last - m.iteration)), " | ",
+      static_cast<int64_t>(m.policy_calls_per_s), " calls/s, ",
+      static_cast<int>(m.rows_per_forward), " rows | adv loss ", G(m.advantage_loss[0]), " ",
+      G(m.advantage_loss[1]));
+  if (m.value_loss) lcfr::StrAppend(&text, " | value loss ", G(*m.value_loss));
+  if (m.strategy_loss) lcfr::StrAppend(&text, " | strat loss ", G(*m.strategy_loss));
+  if (m.exploitability) lcfr::StrAppend(&text, " | exploitability ", G(*m.exploitability));
+  if (m.eval) {
+    for (const BotResult& r : *m.eval) {
+      lcfr::StrAppend(&text, " | vs ", r.opponent, " ", G(r.win_rate));
+    }
+  }
+  return text;
+}
+
+}  // namespace lcfr::training

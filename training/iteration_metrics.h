@@ -1,0 +1,78 @@
+// One iteration's metrics: what the trainer measures, what metrics.jsonl holds (one JSON line
+// per iteration, keys in docs/training.md), what the progress line shows and what `lcfr plot`
+// reads, in one struct so that none of them keeps its own list of keys. Torch-free.
+#ifndef LCFR_TRAINING_ITERATION_METRICS_H_
+#define LCFR_TRAINING_ITERATION_METRICS_H_
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "traversal/samples.h"
+
+namespace lcfr::training {
+
+// A strategy network's games against one bot (Lost Cities).
+struct BotResult {
+  std::string opponent;
+  double win_rate = 0;
+  double ci_low = 0;  // 95% Wilson interval
+  double ci_high = 0;
+  double mean_score_diff = 0;
+  int64_t games = 0;
+  int64_t capped = 0;  // games ended by the decision cap
+};
+
+struct IterationMetrics {
+  int iteration = 0;
+  std::optional<double> value_loss;     // the value scheme
+  std::optional<double> strategy_loss;  // iterations that trained the strategy network
+  // Evaluation, when it ran: exact for the toy games, games against bots for Lost Cities.
+  std::optional<double> exploitability;
+  std::optional<double> nash_conv;
+  std::optional<std::vector<BotResult>> eval;
+  // Seconds per phase (timing: differs between otherwise identical runs).
+  struct Times {
+    double traversal = 0;
+    double advantage_training = 0;
+    double value_training = 0;
+    double strategy_training = 0;
+    double evaluation = 0;
+    std::optional<double> checkpoint;  // iterations that wrote one
+  } time;
+  double traversals_per_s = 0;
+  double policy_calls_per_s = 0;
+  double rows_per_forward = 0;
+  int64_t capped_leaves = 0;  // traversal leaves ended by the decision cap
+  std::array<double, 2> advantage_loss{};
+  traversal::PerKind<int64_t> samples;  // recorded this iteration, over all ranks
+  std::array<std::string, 2> digest;    // per traverser, traversal/sample_digest.h
+  struct Memory {
+    std::array<int64_t, 2> advantage{};
+    int64_t strategy = 0;
+    double advantage_fill = 0;  // player 0's advantage memory, of its capacity
+    double strategy_fill = 0;
+    std::optional<int64_t> value;  // the value scheme
+  } memory;
+  int world_size = 1;
+  std::string weights_checksum;
+
+  // The metrics.jsonl line (no newline), keys in the order of docs/training.md.
+  std::string ToJsonLine() const;
+  // Parses a metrics.jsonl line; errors name the key that is missing or of the wrong type.
+  static absl::StatusOr<IterationMetrics> FromJsonLine(std::string_view line);
+};
+
+// The progress line of iteration `metrics.iteration` of `last`, `per_iteration` seconds each.
+std::string ProgressLine(const IterationMetrics& metrics, int last, double per_iteration);
+
+// "1h02m", "3m05s", "42s".
+std::string FormatDuration(double seconds);
+
+}  // namespace lcfr::training
+
+#endif  // LCFR_TRAINING_ITERATION_METRICS_H_
