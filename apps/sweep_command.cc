@@ -159,6 +159,7 @@ int RunSweep(const SweepOptions& opts) {
   const engine::LostCities game(*rules);
   inference::NetworkShape shape;
   shape.game = "lost-cities";
+  shape.encoding_version = game.EncodingVersion();
   shape.input_size = game.EncodingSize();
   shape.num_actions = game.num_actions();
   shape.config.hidden_width = opts.hidden;

@@ -44,6 +44,7 @@ int EnvInt(const char* name, int fallback) {
 NetworkShape Shape() {
   NetworkShape shape;
   shape.game = "lost-cities";
+  shape.encoding_version = engine::LostCities::kEncodingVersion;
   shape.input_size = Game().EncodingSize();
   shape.num_actions = Game().num_actions();
   shape.config.hidden_width = EnvInt("LCFR_BENCH_HIDDEN", 512);

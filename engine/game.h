@@ -12,7 +12,8 @@
 // - Actions are integers in [0, num_actions()), num_actions() <= 32, and LegalMask has bit a
 //   set when action a is legal. A non-terminal state has at least one legal action.
 // - Encode writes EncodingSize() floats describing the state as the player to move sees it (an
-//   infoset encoding). For the toy games it identifies the infoset exactly (perfect recall), so
+//   infoset encoding). EncodingVersion() names its layout; networks record it (a change of the
+//   layout bumps it, so that old networks are refused instead of misread). For the toy games it identifies the infoset exactly (perfect recall), so
 //   the bytes of the encoding serve as the infoset key of tabular solvers.
 // - Payoff(s, p) is player p's payoff at a terminal state, in the game's own units; the two
 //   payoffs sum to zero. DefaultPayoffScale() is the typical magnitude of a payoff: traversals
@@ -40,6 +41,7 @@ concept Game = requires(const G& game, typename G::State& state, const typename 
   requires std::is_trivially_copyable_v<typename G::State>;
   { game.num_actions() } -> std::convertible_to<int>;
   { game.EncodingSize() } -> std::convertible_to<int>;
+  { game.EncodingVersion() } -> std::convertible_to<int>;
   { game.MaxDecisions() } -> std::convertible_to<int>;
   { game.DefaultPayoffScale() } -> std::convertible_to<double>;
   { game.Deal(rng) } -> std::same_as<typename G::State>;

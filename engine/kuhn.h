@@ -37,6 +37,9 @@ class KuhnPoker {
 
   int num_actions() const { return 2; }
   int EncodingSize() const { return kEncodingSize; }
+  // The layout above; a network trained on another version must not be loaded.
+  static constexpr int kEncodingVersion = 1;
+  int EncodingVersion() const { return kEncodingVersion; }
   int MaxDecisions() const { return 3; }
   double DefaultPayoffScale() const { return 1.0; }
 

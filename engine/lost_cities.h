@@ -183,6 +183,11 @@ class LostCities {
   static constexpr int kGlobalFeatures = 5;
   static constexpr float kScoreScale = 100.0f;
   int EncodingSize() const { return encoding_size_; }
+  // The version of the layout above, written into every saved network and checked on load: a
+  // change of the layout (even one that keeps the size) bumps it, and
+  // tests/golden/encodings.txt pins it. 1: the 618-float layout of networks.pt format 2.
+  static constexpr int kEncodingVersion = 1;
+  int EncodingVersion() const { return kEncodingVersion; }
   void Encode(const State& s, std::span<float> out) const;
 
   // Cards that the player to move cannot see: the opponent's hand minus its known cards,

@@ -47,13 +47,14 @@ absl::Status NetworkConfig::Validate() const {
 }
 
 std::string NetworkShape::ToString() const {
-  return lcfr::StreamCat(game, ": ", input_size, " -> ", config.hidden_width, "x",
+  return lcfr::StreamCat(game, " (encoding ", encoding_version, "): ", input_size, " -> ", config.hidden_width, "x",
                          config.hidden_layers, " ", ActivationName(config.activation), " -> ",
                          num_actions);
 }
 
 bool NetworkShape::operator==(const NetworkShape& other) const {
-  return game == other.game && input_size == other.input_size && num_actions == other.num_actions &&
+  return game == other.game && encoding_version == other.encoding_version &&
+         input_size == other.input_size && num_actions == other.num_actions &&
          config.hidden_width == other.config.hidden_width &&
          config.hidden_layers == other.config.hidden_layers &&
          config.activation == other.config.activation;

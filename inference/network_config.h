@@ -40,12 +40,13 @@ std::span<const engine::Field<NetworkConfig>> NetworkConfigFields();
 
 // Everything a set of networks must agree on with the game it plays.
 struct NetworkShape {
-  std::string game;    // e.g. "lost-cities", "kuhn", "leduc"
-  int input_size = 0;  // the game's EncodingSize()
+  std::string game;          // e.g. "lost-cities", "kuhn", "leduc"
+  int encoding_version = 0;  // the game's EncodingVersion()
+  int input_size = 0;        // the game's EncodingSize()
   int num_actions = 0;
   NetworkConfig config;
 
-  // "lost-cities: 618 -> 512x3 relu -> 31"
+  // "lost-cities (encoding 1): 618 -> 512x3 relu -> 31"
   std::string ToString() const;
   bool operator==(const NetworkShape& other) const;
 };

@@ -18,7 +18,7 @@ namespace {
 
 // Format 2 holds four networks; format 1 (before the value network) three, and loads with a
 // fresh value network.
-constexpr int64_t kFormatVersion = 2;
+constexpr int64_t kFormatVersion = 3;
 
 }  // namespace
 
@@ -83,6 +83,8 @@ absl::Status SaveNetworks(const NetworkSet& networks, const std::string& path) {
     torch::serialize::OutputArchive archive;
     archive.write("format", c10::IValue(kFormatVersion));
     archive.write("game", c10::IValue(networks.shape.game));
+    archive.write("encoding_version",
+                  c10::IValue(static_cast<int64_t>(networks.shape.encoding_version)));
     archive.write("input_size", c10::IValue(static_cast<int64_t>(networks.shape.input_size)));
     archive.write("num_actions", c10::IValue(static_cast<int64_t>(networks.shape.num_actions)));
     archive.write("hidden_width",
@@ -135,12 +137,15 @@ absl::StatusOr<NetworkSet> LoadNetworks(const std::string& path, const NetworkSh
       return value.toStringRef();
     };
     const int64_t format = read_int("format");
-    if (format != 1 && format != kFormatVersion) {
+    if (format < 1 || format > kFormatVersion) {
       throw std::runtime_error(
-          lcfr::StreamCat("format version ", format, ", expected 1 or ", kFormatVersion));
+          lcfr::StreamCat("format version ", format, ", expected 1 to ", kFormatVersion));
     }
     stored = format == 1 ? 3 : kNumNetworks;
     shape.game = read_string("game");
+    // Formats 1 and 2 predate the encoding version: their layouts are version 1 (a format-1 file
+    // of an older, smaller layout is refused by its input size).
+    shape.encoding_version = format >= 3 ? static_cast<int>(read_int("encoding_version")) : 1;
     shape.input_size = static_cast<int>(read_int("input_size"));
     shape.num_actions = static_cast<int>(read_int("num_actions"));
     shape.config.hidden_width = static_cast<int>(read_int("hidden_width"));

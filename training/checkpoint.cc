@@ -40,6 +40,7 @@ absl::StatusOr<CheckpointPolicy> LoadCheckpointPolicy(const std::string& path) {
   inference::NetworkShape shape;
   shape.game = std::string(GameName(config->run.game));
   VisitGame(*config, [&shape](const auto& game) {
+    shape.encoding_version = game.EncodingVersion();
     shape.input_size = game.EncodingSize();
     shape.num_actions = game.num_actions();
   });

@@ -96,6 +96,7 @@ class Trainer {
         learner_(options.config.training, game.EncodingSize(), game.num_actions(),
                  devices.training == inference::Device::kCuda, comm) {
     shape_.game = std::string(GameName(config_.run.game));
+    shape_.encoding_version = game.EncodingVersion();
     shape_.input_size = feature_size_;
     shape_.num_actions = num_actions_;
     shape_.config = config_.network;

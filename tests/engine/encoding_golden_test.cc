@@ -53,7 +53,12 @@ std::string PlayoutEncodings(const std::string& name, const G& game, uint64_t se
 }
 
 std::string AllEncodings() {
-  std::string out;
+  // The versions these encodings are: a refresh of this file after a layout change shows the
+  // version line unchanged in the diff unless the version was bumped too.
+  std::string out = "encoding versions: lost-cities " +
+                    std::to_string(LostCities::kEncodingVersion) + ", kuhn " +
+                    std::to_string(KuhnPoker::kEncodingVersion) + ", leduc " +
+                    std::to_string(LeducPoker::kEncodingVersion) + "\n";
   out += PlayoutEncodings("lost-cities", LostCities(), 7, 9);
   Rules six;
   six.colors = 6;
