@@ -8,6 +8,7 @@
 #include "inference/batched_evaluator.h"
 #include "nlohmann/json.hpp"
 #include "training/checkpoint.h"
+#include "training/compose.h"
 #include "training/evaluation.h"
 
 namespace lcfr::apps {
@@ -58,13 +59,14 @@ int RunEval(const EvalOptions& opts) {
   const int network = opts.network == "advantage0"   ? traversal::kAdvantageNetwork0
                       : opts.network == "advantage1" ? traversal::kAdvantageNetwork1
                                                      : traversal::kStrategyNetwork;
-  auto result = training::PlayNetworkMatch(
-      game,
-      [&](int) {
-        auto evaluator = inference::MakeBatchedEvaluator(store, inference);
-        return std::move(*evaluator);
-      },
-      opts.opponent, opts.games, opts.seed, opts.workers, 64, network);
+  absl::StatusOr<training::Evaluators> evaluators =
+      training::MakeEvaluators(store, inference, opts.workers);
+  if (!evaluators.ok()) {
+    PrintError("eval", std::string(evaluators.status().message()));
+    return kExitFailure;
+  }
+  auto result = training::PlayNetworkMatch(game, training::HandOut(*evaluators), opts.opponent,
+                                           opts.games, opts.seed, opts.workers, 64, network);
   if (!result.ok()) {
     PrintError("eval", std::string(result.status().message()));
     return kExitFailure;

@@ -74,7 +74,8 @@ int RunPlot(const PlotOptions& opts) {
     const absl::StatusOr<training::IterationMetrics> m =
         training::IterationMetrics::FromJsonLine(line);
     if (!m.ok()) {
-      PrintError("plot", StrCat(opts.run_dir, "/metrics.jsonl:", line_no, ": ", m.status().message()));
+      PrintError("plot",
+                 StrCat(opts.run_dir, "/metrics.jsonl:", line_no, ": ", m.status().message()));
       return kExitBadInput;
     }
     const int t = m->iteration;

@@ -17,6 +17,7 @@
 #include "fmt/core.h"
 #include "inference/batched_evaluator.h"
 #include "inference/model_store.h"
+#include "training/compose.h"
 #include "traversal/runner.h"
 
 namespace lcfr::apps {
@@ -59,7 +60,6 @@ struct Row {
     return total > 0 ? part / total : 0.0;
   }
 };
-
 
 std::string Csv(const std::vector<Row>& rows) {
   std::string out =
@@ -190,12 +190,14 @@ int RunSweep(const SweepOptions& opts) {
       PrintError("sweep", std::string(s.message()));
       return kExitBadInput;
     }
-    std::string error;
-    traversal::TraversalRunner<engine::LostCities> runner(game, config, [&](int) {
-      auto evaluator = inference::MakeBatchedEvaluator(store, inference);
-      if (!evaluator.ok()) error = std::string(evaluator.status().message());
-      return evaluator.ok() ? std::move(*evaluator) : nullptr;
-    });
+    absl::StatusOr<training::Evaluators> evaluators =
+        training::MakeEvaluators(store, inference, config.workers);
+    if (!evaluators.ok()) {
+      PrintError("sweep", std::string(evaluators.status().message()));
+      return kExitFailure;
+    }
+    traversal::TraversalRunner<engine::LostCities> runner(game, config,
+                                                          training::HandOut(*evaluators));
     // Enough traversals to keep every fiber busy: at least two rounds of the width.
     const int64_t count =
         config.recursive

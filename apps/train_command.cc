@@ -245,8 +245,8 @@ int RunTrain(const TrainCommandOptions& opts) {
   }
   if (opts.nproc > 1) return LaunchRanks(opts, *config, run_dir);
   if (!opts.quiet && speaker) {
-    fmt::print(stderr, "train: {} for {} iterations into {}{}\n", training::GameName(config->run.game),
-               config->run.iterations, run_dir,
+    fmt::print(stderr, "train: {} for {} iterations into {}{}\n",
+               training::GameName(config->run.game), config->run.iterations, run_dir,
                ranked ? StrCat(" on ", std::atoi(world), " ranks") : std::string());
   }
   training::TrainOptions options;

@@ -140,7 +140,8 @@ void OneRowPolicyCall(benchmark::State& state, Device device) {
   for (auto _ : state) {
     const size_t k = i++ % pool.states.size();
     Game().Encode(pool.states[k], features);
-    const traversal::PolicyRequest request{0, features, pool.masks[k], probs};
+    const traversal::PolicyRequest request{0, traversal::Head::kRegretMatching, features,
+                                           pool.masks[k], probs};
     (*evaluator)->Evaluate({&request, 1});
     benchmark::DoNotOptimize(probs.data());
   }
@@ -182,8 +183,15 @@ Requests MakeRequests(int rows, const std::vector<int>& networks) {
   r.outputs.resize(rows, std::vector<float>(Game().num_actions()));
   for (int i = 0; i < rows; ++i) {
     Game().Encode(pool.states[i % pool.states.size()], r.features[i]);
-    r.list.push_back({networks[i % networks.size()], r.features[i],
-                      pool.masks[i % pool.states.size()], r.outputs[i]});
+    // The heads the traversals and bots ask: regret matching of the advantage networks, the
+    // strategy network's softmax, the value network's raw outputs.
+    const int network = networks[i % networks.size()];
+    const traversal::Head head = network == traversal::kStrategyNetwork ? traversal::Head::kSoftmax
+                                 : network == traversal::kValueNetwork
+                                     ? traversal::Head::kRaw
+                                     : traversal::Head::kRegretMatching;
+    r.list.push_back(
+        {network, head, r.features[i], pool.masks[i % pool.states.size()], r.outputs[i]});
   }
   return r;
 }
@@ -277,12 +285,14 @@ void RegisterDeviceBenchmarks(Device device) {
   benchmark::RegisterBenchmark(("BM_OneRowPolicyCall" + prefix).c_str(),
                                [device](benchmark::State& s) { OneRowPolicyCall(s, device); });
   // The default precision (auto), and fp32 throughout.
-  benchmark::RegisterBenchmark(("BM_BatchedForward" + prefix).c_str(),
-                               [device](benchmark::State& s) { BatchedForward(s, device, Precision::kAuto); })
+  benchmark::RegisterBenchmark(
+      ("BM_BatchedForward" + prefix).c_str(),
+      [device](benchmark::State& s) { BatchedForward(s, device, Precision::kAuto); })
       ->RangeMultiplier(2)
       ->Range(1, 1024);
-  benchmark::RegisterBenchmark(("BM_BatchedForwardFp32" + prefix).c_str(),
-                               [device](benchmark::State& s) { BatchedForward(s, device, Precision::kFp32); })
+  benchmark::RegisterBenchmark(
+      ("BM_BatchedForwardFp32" + prefix).c_str(),
+      [device](benchmark::State& s) { BatchedForward(s, device, Precision::kFp32); })
       ->RangeMultiplier(2)
       ->Range(1, 1024);
   for (int networks : {2, 3}) {

@@ -52,7 +52,8 @@ void BM_BatcherPerRequest(benchmark::State& state) {
   auto task = [](int64_t, PolicyClient& policy) {
     const float feature = 1.0f;
     float out[2];
-    for (int i = 0; i < kCallsPerTask; ++i) policy.Evaluate(0, {&feature, 1}, 3u, {out, 2});
+    for (int i = 0; i < kCallsPerTask; ++i)
+      policy.Evaluate(0, Head::kRegretMatching, {&feature, 1}, 3u, {out, 2});
   };
   int64_t calls = 0;
   for (auto _ : state) {

@@ -35,6 +35,17 @@ if(LCFR_SANITIZE)
   add_link_options(${LCFR_SANITIZER_FLAGS})
 endif()
 
+# ThreadSanitizer (scripts/test.sh runs the threaded torch-free tests under it). Not combinable
+# with LCFR_SANITIZE.
+if(LCFR_SANITIZE_THREAD)
+  if(LCFR_SANITIZE)
+    message(FATAL_ERROR "LCFR_SANITIZE_THREAD and LCFR_SANITIZE cannot be combined")
+  endif()
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_compile_definitions(LCFR_ENABLE_DCHECK=1)
+  add_link_options(-fsanitize=thread)
+endif()
+
 function(lcfr_target_options target)
   target_compile_options(${target} PRIVATE ${LCFR_WARNINGS})
 endfunction()

@@ -53,7 +53,7 @@ struct Field {
                               std::vector<std::string> S::*, EnumMember<S>>;
   std::string_view key;
   Member member;
-  double min = 0;                   // numbers: inclusive range
+  double min = 0;  // numbers: inclusive range
   double max = 0;
   std::span<const EnumName> names;  // enums: the name table
   std::string_view help;
@@ -61,9 +61,10 @@ struct Field {
 
 // A number (int, int64_t or double member) in [min, max].
 template <typename S, typename T>
-  requires(std::is_same_v<T, int> || std::is_same_v<T, int64_t> || std::is_same_v<T, double>)
-constexpr Field<S> Number(std::string_view key, T S::*member, double min, double max,
-                          std::string_view help) {
+requires(std::is_same_v<T, int> || std::is_same_v<T, int64_t> ||
+         std::is_same_v<T, double>) constexpr Field<S> Number(std::string_view key, T S::*member,
+                                                              double min, double max,
+                                                              std::string_view help) {
   return {key, member, min, max, {}, help};
 }
 template <typename S>

@@ -41,8 +41,8 @@ absl::Status MakeDirectories(const std::string& path) {
   }
   struct stat info;
   if (::stat(path.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
-    return absl::FailedPreconditionError(StreamCat("cannot create directory ", path,
-                                                   ": a file of that name is in the way"));
+    return absl::FailedPreconditionError(
+        StreamCat("cannot create directory ", path, ": a file of that name is in the way"));
   }
   return absl::OkStatus();
 }

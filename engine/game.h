@@ -13,8 +13,9 @@
 //   set when action a is legal. A non-terminal state has at least one legal action.
 // - Encode writes EncodingSize() floats describing the state as the player to move sees it (an
 //   infoset encoding). EncodingVersion() names its layout; networks record it (a change of the
-//   layout bumps it, so that old networks are refused instead of misread). For the toy games it identifies the infoset exactly (perfect recall), so
-//   the bytes of the encoding serve as the infoset key of tabular solvers.
+//   layout bumps it, so that old networks are refused instead of misread). For the toy games it
+//   identifies the infoset exactly (perfect recall), so the bytes of the encoding serve as the
+//   infoset key of tabular solvers.
 // - Payoff(s, p) is player p's payoff at a terminal state, in the game's own units; the two
 //   payoffs sum to zero. DefaultPayoffScale() is the typical magnitude of a payoff: traversals
 //   divide by it so that network targets are of order one (docs in traversal/cfr.h).

@@ -1,5 +1,5 @@
-// The rule parameters of Lost Cities (docs: ../shared/docs/rules.md mirrored in docs/rules.md),
-// their valid ranges, and the compile-time bounds that keep the game state a fixed-size value.
+// The rule parameters of Lost Cities (docs/rules.md), their valid ranges, and the compile-time
+// bounds that keep the game state a fixed-size value.
 #ifndef LCFR_ENGINE_RULES_H_
 #define LCFR_ENGINE_RULES_H_
 

@@ -214,16 +214,36 @@ class BatchedEvaluator : public traversal::Evaluator {
 
   void EvaluateChunk(std::span<const PolicyRequest> requests) {
     std::array<int64_t, kNumNetworks> counts{};
+    std::array<traversal::Head, kNumNetworks> heads{};
+    bool mixed = false;  // one network asked for two heads in this batch
     for (const PolicyRequest& r : requests) {
       LCFR_CHECK(r.network >= 0 && r.network < kNumNetworks)
           << "network id " << r.network << " out of range";
       LCFR_DCHECK_EQ(r.features.size(), static_cast<size_t>(features_));
+      if (counts[r.network] == 0) heads[r.network] = r.head;
+      mixed |= heads[r.network] != r.head;
       ++counts[r.network];
+    }
+    if (cuda_ && mixed) {
+      // The device applies one head per network block: serve each head's requests in turn (the
+      // traversals never mix heads on one network, so this does not happen there).
+      for (int h = 0; h < traversal::kNumHeads; ++h) {
+        std::vector<PolicyRequest> group;
+        for (const PolicyRequest& r : requests) {
+          if (static_cast<int>(r.head) == h) group.push_back(r);
+        }
+        if (!group.empty()) EvaluateChunk(group);
+      }
+      return;
     }
     std::vector<int> used;
     std::array<int64_t, kNumNetworks> block{};
+    block_heads_.clear();
     for (int n = 0; n < kNumNetworks; ++n) {
-      if (counts[n] > 0) block[n] = static_cast<int64_t>(used.size()), used.push_back(n);
+      if (counts[n] == 0) continue;
+      block[n] = static_cast<int64_t>(used.size());
+      used.push_back(n);
+      block_heads_.push_back(heads[n]);
     }
     const int64_t max_count = *std::max_element(counts.begin(), counts.end());
     const int64_t rows =
@@ -255,8 +275,8 @@ class BatchedEvaluator : public traversal::Evaluator {
       const float* o = out.data_ptr<float>();
       for (size_t i = 0; i < requests.size(); ++i) {
         const PolicyRequest& r = requests[i];
-        PolicyFromOutputsRow({o + positions_[i] * actions_, static_cast<size_t>(actions_)},
-                             r.legal_mask, OutputKindOf(r.network), config_.fallback, r.output);
+        traversal::ApplyHead({o + positions_[i] * actions_, static_cast<size_t>(actions_)},
+                             r.legal_mask, r.head, r.output);
       }
       return;
     }
@@ -276,9 +296,7 @@ class BatchedEvaluator : public traversal::Evaluator {
     const at::Tensor outputs = Forward(x_device_, used, rows);
     const at::Tensor mask =
         mask_device_.narrow(0, 0, blocks * rows * actions_).view({blocks, rows, actions_});
-    std::vector<OutputKind> kinds;
-    for (int n : used) kinds.push_back(OutputKindOf(n));
-    return PolicyFromOutputs(outputs, mask, kinds, config_.fallback);
+    return PolicyFromOutputs(outputs, mask, block_heads_);
   }
 
   void ComputeOnDevice(const std::vector<int>& used, int64_t rows) {
@@ -290,7 +308,9 @@ class BatchedEvaluator : public traversal::Evaluator {
     at::Tensor probs;
     if (config_.cuda_graphs) {
       int64_t key = rows;
-      for (int n : used) key = key * 8 + (n + 1);
+      for (size_t b = 0; b < used.size(); ++b) {
+        key = (key * 8 + (used[b] + 1)) * traversal::kNumHeads + static_cast<int>(block_heads_[b]);
+      }
       auto it = graphs_.find(key);
       if (it == graphs_.end()) {
         DeviceCompute(used, rows);  // warm-up before capture, as CUDA graphs require
@@ -332,6 +352,7 @@ class BatchedEvaluator : public traversal::Evaluator {
   at::Tensor x_host_, mask_host_, probs_host_;
   std::array<at::Tensor, 2> hidden_;
   std::array<at::Tensor, 1u << kNumNetworks> subset_index_;  // by bitmask of network ids
+  std::vector<traversal::Head> block_heads_;                 // per block of the chunk being served
   std::vector<int64_t> positions_;
 };
 

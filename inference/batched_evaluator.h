@@ -5,9 +5,9 @@
 // served in one computation, not split into per-network forwards: rows are grouped by network
 // into a [networks, rows, features] block (padded to the largest group) and each layer is one
 // batched matmul against the networks' stacked weights (one plain matmul when the batch uses
-// one network). Then, batched over rows: regret matching of the advantages over the legal
-// actions for advantage networks (fallback: InferenceConfig::fallback), masked softmax for the
-// strategy network.
+// one network). Then, batched over rows, the head each request names (traversal/evaluator.h:
+// regret matching with its fallback, masked softmax, raw values): the caller decides what an
+// answer means, the evaluator computes it.
 //
 // Precision: see InferenceConfig::precision. bfloat16 keeps 8 bits of mantissa: strategies
 // differ from fp32 by about 1e-2 relative; the tests bound it.
@@ -59,7 +59,6 @@ struct InferenceConfig {
   int max_rows = 1024;
   bool cuda_graphs = false;  // CUDA only: replay captured graphs per batch-size bucket
   Precision precision = Precision::kAuto;
-  traversal::RmFallback fallback = traversal::RmFallback::kArgmax;  // not configurable
 
   absl::Status Validate() const;  // the field table's ranges; never probes the hardware
 };

@@ -9,7 +9,8 @@ constexpr engine::Field<InferenceConfig> kInferenceFields[] = {
     engine::Choice<&InferenceConfig::device>("device", kDeviceNames,
                                              "where traversal forwards run"),
     engine::Choice<&InferenceConfig::precision>(
-        "precision", kPrecisionNames, "forward arithmetic (auto: bf16 for big batches on AVX512-BF16)"),
+        "precision", kPrecisionNames,
+        "forward arithmetic (auto: bf16 for big batches on AVX512-BF16)"),
     engine::Number("intra_op_threads", &InferenceConfig::intra_op_threads, 1, 1024,
                    "libtorch CPU threads per forward"),
     engine::Flag("cuda_graphs", &InferenceConfig::cuda_graphs,
@@ -20,9 +21,7 @@ constexpr engine::Field<InferenceConfig> kInferenceFields[] = {
 
 }  // namespace
 
-std::span<const engine::Field<InferenceConfig>> InferenceConfigFields() {
-  return kInferenceFields;
-}
+std::span<const engine::Field<InferenceConfig>> InferenceConfigFields() { return kInferenceFields; }
 
 std::string_view PrecisionName(Precision precision) {
   return engine::NameOf(kPrecisionNames, static_cast<int>(precision));

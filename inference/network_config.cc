@@ -18,8 +18,8 @@ template <typename E>
 absl::StatusOr<E> ParseName(std::span<const engine::EnumName> names, std::string_view name,
                             const char* what) {
   if (auto value = engine::ValueOf(names, name)) return static_cast<E>(*value);
-  return absl::InvalidArgumentError(lcfr::StreamCat("unknown ", what, " '", name, "' (expected ",
-                                                    engine::JoinNames(names), ")"));
+  return absl::InvalidArgumentError(
+      lcfr::StreamCat("unknown ", what, " '", name, "' (expected ", engine::JoinNames(names), ")"));
 }
 
 }  // namespace
@@ -47,9 +47,9 @@ absl::Status NetworkConfig::Validate() const {
 }
 
 std::string NetworkShape::ToString() const {
-  return lcfr::StreamCat(game, " (encoding ", encoding_version, "): ", input_size, " -> ", config.hidden_width, "x",
-                         config.hidden_layers, " ", ActivationName(config.activation), " -> ",
-                         num_actions);
+  return lcfr::StreamCat(game, " (encoding ", encoding_version, "): ", input_size, " -> ",
+                         config.hidden_width, "x", config.hidden_layers, " ",
+                         ActivationName(config.activation), " -> ", num_actions);
 }
 
 bool NetworkShape::operator==(const NetworkShape& other) const {

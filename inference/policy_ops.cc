@@ -2,6 +2,8 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -10,74 +12,52 @@
 
 namespace lcfr::inference {
 
-OutputKind OutputKindOf(int network) {
-  if (network == traversal::kStrategyNetwork) return OutputKind::kSoftmax;
-  if (network == traversal::kValueNetwork) return OutputKind::kValues;
-  return OutputKind::kRegretMatching;
-}
-
-void PolicyFromOutputsRow(std::span<const float> outputs, uint32_t legal, OutputKind kind,
-                          traversal::RmFallback fallback, std::span<float> probabilities) {
-  if (kind == OutputKind::kRegretMatching) {
-    traversal::RegretMatching(outputs, legal, probabilities, fallback);
-    return;
-  }
-  if (kind == OutputKind::kValues) {
-    for (size_t a = 0; a < outputs.size(); ++a) {
-      probabilities[a] = (legal >> a & 1) ? outputs[a] : 0.0f;
-    }
-    return;
-  }
-  const int n = static_cast<int>(outputs.size());
-  float max = -std::numeric_limits<float>::infinity();
-  for (int a = 0; a < n; ++a) {
-    if ((legal >> a & 1) && outputs[a] > max) max = outputs[a];
-  }
-  double total = 0;
-  for (int a = 0; a < n; ++a) {
-    const float p = (legal >> a & 1) ? std::exp(outputs[a] - max) : 0.0f;
-    probabilities[a] = p;
-    total += p;
-  }
-  const float inv = static_cast<float>(1.0 / total);
-  for (int a = 0; a < n; ++a) probabilities[a] *= inv;
-}
-
 at::Tensor PolicyFromOutputs(const at::Tensor& outputs, const at::Tensor& mask,
-                             const std::vector<OutputKind>& kinds, traversal::RmFallback fallback) {
+                             const std::vector<traversal::Head>& heads) {
+  using traversal::Head;
   LCFR_CHECK_EQ(outputs.dim(), 3);
-  LCFR_CHECK_EQ(static_cast<size_t>(outputs.size(0)), kinds.size());
+  LCFR_CHECK_EQ(static_cast<size_t>(outputs.size(0)), heads.size());
   const at::Tensor legal = mask > 0.5;
   const at::Tensor masked =
       outputs.masked_fill(legal.logical_not(), -std::numeric_limits<float>::infinity());
-  // Regret matching: positive parts over legal actions, normalised; the fallback otherwise.
+  bool any[traversal::kNumHeads] = {};
+  for (Head head : heads) any[static_cast<int>(head)] = true;
+  // Regret matching: positive parts over legal actions, normalised; the fallback otherwise
+  // (argmax with ties split, or uniform).
   const at::Tensor positive = outputs.clamp_min(0) * mask;
   const at::Tensor positive_sum = positive.sum(-1, /*keepdim=*/true);
-  at::Tensor fallback_mass;
-  if (fallback == traversal::RmFallback::kArgmax) {
-    const at::Tensor best = std::get<0>(masked.max(-1, /*keepdim=*/true));
-    fallback_mass = (masked == best).logical_and(legal).to(outputs.scalar_type());
-  } else {
-    fallback_mass = mask;
+  auto regret_matching = [&](Head head) {
+    at::Tensor fallback_mass;
+    if (head == Head::kRegretMatching) {
+      const at::Tensor best = std::get<0>(masked.max(-1, /*keepdim=*/true));
+      fallback_mass = (masked == best).logical_and(legal).to(outputs.scalar_type());
+    } else {
+      fallback_mass = mask;
+    }
+    fallback_mass = fallback_mass / fallback_mass.sum(-1, true).clamp_min(1);
+    return at::where(positive_sum > 0, positive / positive_sum.clamp_min(1e-30), fallback_mass);
+  };
+  std::array<at::Tensor, traversal::kNumHeads> by_head;
+  for (Head head :
+       {Head::kRegretMatching, Head::kRegretMatchingUniform, Head::kSoftmax, Head::kRaw}) {
+    const int h = static_cast<int>(head);
+    if (!any[h]) continue;
+    if (head == Head::kSoftmax) {
+      by_head[h] = at::softmax(masked, -1);
+    } else if (head == Head::kRaw) {
+      by_head[h] = outputs * mask;
+    } else {
+      by_head[h] = regret_matching(head);
+    }
   }
-  fallback_mass = fallback_mass / fallback_mass.sum(-1, true).clamp_min(1);
-  const at::Tensor regret_matching =
-      at::where(positive_sum > 0, positive / positive_sum.clamp_min(1e-30), fallback_mass);
-  bool any_softmax = false, any_values = false, all_rm = true;
-  for (OutputKind kind : kinds) {
-    any_softmax |= kind == OutputKind::kSoftmax;
-    any_values |= kind == OutputKind::kValues;
-    all_rm &= kind == OutputKind::kRegretMatching;
+  if (std::all_of(heads.begin(), heads.end(), [&](Head h) { return h == heads[0]; })) {
+    return by_head[static_cast<int>(heads[0])];  // one head for every block
   }
-  if (all_rm) return regret_matching;
-  const at::Tensor softmax = any_softmax ? at::softmax(masked, -1) : at::Tensor();
-  const at::Tensor values = any_values ? outputs * mask : at::Tensor();
   // Block by block (device ops only, so that the function can be captured in a CUDA graph).
-  at::Tensor result = regret_matching.clone();
-  for (size_t b = 0; b < kinds.size(); ++b) {
+  at::Tensor result = at::empty_like(outputs);
+  for (size_t b = 0; b < heads.size(); ++b) {
     const int64_t i = static_cast<int64_t>(b);
-    if (kinds[b] == OutputKind::kSoftmax) result.select(0, i).copy_(softmax.select(0, i));
-    if (kinds[b] == OutputKind::kValues) result.select(0, i).copy_(values.select(0, i));
+    result.select(0, i).copy_(by_head[static_cast<int>(heads[b])].select(0, i));
   }
   return result;
 }

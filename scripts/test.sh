@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite (README's test command; .ci/run calls it). Installs what is missing,
-# builds Release with libtorch and runs every test, then builds the torch-free targets with
-# AddressSanitizer + UndefinedBehaviorSanitizer and runs their tests.
+# checks the formatting, builds Release with libtorch and runs every test, then builds the
+# torch-free targets with AddressSanitizer + UndefinedBehaviorSanitizer (DCHECKs on) and runs
+# their tests.
 #
 #   scripts/test.sh                 everything
 #   scripts/test.sh --fast          only the torch-free targets, no sanitizers (inner loop)
@@ -20,12 +21,14 @@ esac
 start=$(date +%s)
 if [[ $mode == fast ]]; then
   LCFR_SKIP_TORCH=1 bash "$LCFR_ROOT/scripts/setup.sh"
+  bash "$LCFR_ROOT/scripts/format_check.sh"
   configure_and_build "$LCFR_ROOT/build-notorch" -DLCFR_WITH_TORCH=OFF
   (cd "$LCFR_ROOT/build-notorch" && ctest --output-on-failure -j "$(nproc)")
   exit 0
 fi
 
 bash "$LCFR_ROOT/scripts/setup.sh"
+bash "$LCFR_ROOT/scripts/format_check.sh"
 log "building (Release, with libtorch) in build/"
 configure_and_build "$LCFR_ROOT/build" -DCMAKE_PREFIX_PATH="$(torch_prefix_path)"
 log "running the tests"

@@ -58,8 +58,8 @@ absl::StatusOr<std::unique_ptr<CheckpointBot>> CheckpointBot::Load(const std::st
   auto policy = LoadCheckpointPolicy(path);
   if (!policy.ok()) return policy.status();
   if (policy->config.run.game != GameId::kLostCities) {
-    return absl::InvalidArgumentError(lcfr::StreamCat(path, ": a ", GameName(policy->config.run.game),
-                                                      " checkpoint, not a Lost Cities one"));
+    return absl::InvalidArgumentError(lcfr::StreamCat(
+        path, ": a ", GameName(policy->config.run.game), " checkpoint, not a Lost Cities one"));
   }
   inference::InferenceConfig inference;
   inference.precision = inference::Precision::kFp32;

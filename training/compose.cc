@@ -1,5 +1,6 @@
 #include "training/compose.h"
 
+#include "engine/check.h"
 #include "engine/strings.h"
 
 namespace lcfr::training {
@@ -19,6 +20,30 @@ absl::StatusOr<Devices> ResolveDevices(const TrainConfig& config) {
   devices.inference = *inference;
   devices.training = *training;
   return devices;
+}
+
+absl::StatusOr<Evaluators> MakeEvaluators(std::shared_ptr<const inference::ModelStore> store,
+                                          const inference::InferenceConfig& config, int count) {
+  Evaluators evaluators;
+  for (int w = 0; w < count; ++w) {
+    auto evaluator = inference::MakeBatchedEvaluator(store, config);
+    if (!evaluator.ok()) {
+      return absl::Status(evaluator.status().code(),
+                          lcfr::StrCat("cannot build the evaluator of worker ", w, ": ",
+                                       evaluator.status().message()));
+    }
+    evaluators.push_back(std::move(*evaluator));
+  }
+  return evaluators;
+}
+
+std::function<std::unique_ptr<traversal::Evaluator>(int worker)> HandOut(Evaluators& evaluators) {
+  return [&evaluators](int worker) {
+    LCFR_CHECK(worker >= 0 && static_cast<size_t>(worker) < evaluators.size());
+    LCFR_CHECK(evaluators[worker] != nullptr)
+        << "worker " << worker << "'s evaluator handed out twice";
+    return std::move(evaluators[worker]);
+  };
 }
 
 }  // namespace lcfr::training

@@ -4,6 +4,10 @@
 #ifndef LCFR_TRAINING_COMPOSE_H_
 #define LCFR_TRAINING_COMPOSE_H_
 
+#include <functional>
+#include <memory>
+#include <vector>
+
 #include "absl/status/statusor.h"
 #include "engine/kuhn.h"
 #include "engine/leduc.h"
@@ -42,6 +46,17 @@ struct Devices {
 // Resolves inference.device and training.device; an error names the key and says why the
 // device is not there.
 absl::StatusOr<Devices> ResolveDevices(const TrainConfig& config);
+
+// Every batched evaluator of a phase (one per worker), built here on the calling thread before
+// any worker starts: the one place evaluators are made and the one error policy (a Status that
+// says why; nothing half-built is handed out). `config.device` must be resolved (kCpu or kCuda).
+using Evaluators = std::vector<std::unique_ptr<traversal::Evaluator>>;
+absl::StatusOr<Evaluators> MakeEvaluators(std::shared_ptr<const inference::ModelStore> store,
+                                          const inference::InferenceConfig& config, int count);
+
+// A factory for TraversalRunner or PlayNetworkMatch that hands out `evaluators` by worker index,
+// each once. `evaluators` must outlive the factory's calls.
+std::function<std::unique_ptr<traversal::Evaluator>(int worker)> HandOut(Evaluators& evaluators);
 
 }  // namespace lcfr::training
 

@@ -181,11 +181,12 @@ absl::Status SetFromYaml(S& s, const Field<S>& field, const YAML::Node& value,
       return absl::OkStatus();
     }
     absl::Status operator()(const engine::EnumMember<S>& m) {
-      if (!value.IsScalar()) return bad_(lcfr::StrCat("expected one of ", engine::JoinNames(field.names)));
+      if (!value.IsScalar())
+        return bad_(lcfr::StrCat("expected one of ", engine::JoinNames(field.names)));
       const std::optional<int> parsed = engine::ValueOf(field.names, value.Scalar());
       if (!parsed) {
-        return bad_(lcfr::StrCat("'", value.Scalar(), "' is not one of ",
-                                 engine::JoinNames(field.names)));
+        return bad_(
+            lcfr::StrCat("'", value.Scalar(), "' is not one of ", engine::JoinNames(field.names)));
       }
       m.set(s, *parsed);
       return absl::OkStatus();
@@ -234,11 +235,12 @@ class Table {
                if (!value.IsScalar()) return Bad(where, name, "expected an integer");
                parsed = value.as<long long>();
              } catch (const YAML::Exception&) {
-               return Bad(where, name, lcfr::StrCat("expected an integer, got '", value.Scalar(), "'"));
+               return Bad(where, name,
+                          lcfr::StrCat("expected an integer, got '", value.Scalar(), "'"));
              }
              if (parsed < rf.min || parsed > rf.max) {
-               return Bad(where, name, lcfr::StrCat(parsed, " is out of range [", rf.min, ", ",
-                                                    rf.max, "]"));
+               return Bad(where, name,
+                          lcfr::StrCat(parsed, " is out of range [", rf.min, ", ", rf.max, "]"));
              }
              c.rules.*rf.member = static_cast<int>(parsed);
              return absl::OkStatus();
@@ -255,7 +257,8 @@ class Table {
 const Table& TheTable() {
   static const Table table = [] {
     Table t;
-    t.Add<RunConfig>("run", [](TrainConfig& c) -> RunConfig& { return c.run; }, kRunFields);
+    t.Add<RunConfig>(
+        "run", [](TrainConfig& c) -> RunConfig& { return c.run; }, kRunFields);
     t.AddRules();
     t.Add<traversal::SchedulerConfig>(
         "traversal",
@@ -273,8 +276,8 @@ const Table& TheTable() {
     t.Add<inference::InferenceConfig>(
         "inference", [](TrainConfig& c) -> inference::InferenceConfig& { return c.inference; },
         inference::InferenceConfigFields());
-    t.Add<MemoryConfig>("memory", [](TrainConfig& c) -> MemoryConfig& { return c.memory; },
-                        kMemoryFields);
+    t.Add<MemoryConfig>(
+        "memory", [](TrainConfig& c) -> MemoryConfig& { return c.memory; }, kMemoryFields);
     t.Add<OptimizerConfig>(
         "training", [](TrainConfig& c) -> OptimizerConfig& { return c.training; },
         kOptimizerFields);
@@ -348,8 +351,8 @@ absl::StatusOr<TrainConfig> ParseTree(const YAML::Node& root, const std::string&
     }
     for (const auto& item : entry.second) {
       if (!item.first.IsScalar()) {
-        return absl::InvalidArgumentError(lcfr::StrCat(
-            Where(source, item.first), ": ", section, ": a key must be a plain word"));
+        return absl::InvalidArgumentError(
+            lcfr::StrCat(Where(source, item.first), ": ", section, ": a key must be a plain word"));
       }
       const std::string key = item.first.Scalar();
       const Row* row = FindRow(section, key);
@@ -374,7 +377,9 @@ absl::Status Ranges(const S& s, std::span<const Field<S>> fields, const char* se
 
 }  // namespace
 
-std::string_view GameName(GameId game) { return engine::NameOf(kGameNames, static_cast<int>(game)); }
+std::string_view GameName(GameId game) {
+  return engine::NameOf(kGameNames, static_cast<int>(game));
+}
 
 std::span<const ConfigField> ConfigFields() {
   static const std::vector<ConfigField> fields = [] {

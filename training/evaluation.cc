@@ -19,7 +19,12 @@ PolicyBot::PolicyBot(traversal::PolicyClient* policy, int network, const engine:
 int PolicyBot::Act(const engine::LostCities& game, const engine::State& state, engine::Rng& rng) {
   const uint32_t legal = game.LegalMask(state);
   game.Encode(state, features_);
-  policy_->Evaluate(network_, features_, legal, probabilities_);
+  // The strategy network's logits give the average strategy; an advantage network's outputs
+  // give its player's current regret-matching strategy.
+  const traversal::Head head = network_ == traversal::kStrategyNetwork
+                                   ? traversal::Head::kSoftmax
+                                   : traversal::Head::kRegretMatching;
+  policy_->Evaluate(network_, head, features_, legal, probabilities_);
   const int action = traversal::SampleAction(probabilities_, legal, 0.0, rng.UniformDouble());
   LCFR_CHECK_GE(action, 0) << "the policy gave no probability to a legal action";
   return action;

@@ -24,12 +24,9 @@ std::string IterationMetrics::ToJsonLine() const {
   if (eval) {
     Json results = Json::object();
     for (const BotResult& r : *eval) {
-      results[r.opponent] = {{"win_rate", r.win_rate},
-                             {"ci_low", r.ci_low},
-                             {"ci_high", r.ci_high},
-                             {"mean_score_diff", r.mean_score_diff},
-                             {"games", r.games},
-                             {"capped", r.capped}};
+      results[r.opponent] = {{"win_rate", r.win_rate}, {"ci_low", r.ci_low},
+                             {"ci_high", r.ci_high},   {"mean_score_diff", r.mean_score_diff},
+                             {"games", r.games},       {"capped", r.capped}};
     }
     line["eval"] = results;
   }
@@ -171,12 +168,12 @@ std::string FormatDuration(double seconds) {
 }
 
 std::string ProgressLine(const IterationMetrics& m, int last, double per_iteration) {
-  std::string text = lcfr::StrCat(
-      "iter ", m.iteration, "/", last, " | ", FormatDuration(per_iteration), "/it | ETA ",
-      FormatDuration(per_iteration * (last - m.iteration)), " | ",
-      static_cast<int64_t>(m.policy_calls_per_s), " calls/s, ",
-      static_cast<int>(m.rows_per_forward), " rows | adv loss ", G(m.advantage_loss[0]), " ",
-      G(m.advantage_loss[1]));
+  std::string text =
+      lcfr::StrCat("iter ", m.iteration, "/", last, " | ", FormatDuration(per_iteration),
+                   "/it | ETA ", FormatDuration(per_iteration * (last - m.iteration)), " | ",
+                   static_cast<int64_t>(m.policy_calls_per_s), " calls/s, ",
+                   static_cast<int>(m.rows_per_forward), " rows | adv loss ",
+                   G(m.advantage_loss[0]), " ", G(m.advantage_loss[1]));
   if (m.value_loss) lcfr::StrAppend(&text, " | value loss ", G(*m.value_loss));
   if (m.strategy_loss) lcfr::StrAppend(&text, " | strat loss ", G(*m.strategy_loss));
   if (m.exploitability) lcfr::StrAppend(&text, " | exploitability ", G(*m.exploitability));

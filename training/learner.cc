@@ -116,8 +116,7 @@ double Learner::Fit(inference::NetworkSet& nets, int n, const SampleMemory& memo
   if (contributing[0] == 0) return 0.0;
   auto& net = nets.nets[n];
   net->train();
-  torch::optim::Adam optimizer(net->parameters(),
-                               torch::optim::AdamOptions(config_.learning_rate));
+  torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(config_.learning_rate));
   const int64_t per_rank = std::max<int64_t>(1, config_.batch_size / static_cast<int64_t>(world));
   const int64_t rows = std::min<int64_t>(per_rank, std::max<int64_t>(1, memory.size() * 4));
   Batch staging = StagingBatch(rows, feature_size_, num_actions_, cuda_);

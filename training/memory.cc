@@ -27,8 +27,7 @@ bool ReadVector(std::ifstream& in, std::vector<T>& v, size_t count) {
 
 }  // namespace
 
-SampleMemory::SampleMemory(int64_t capacity, int feature_size, int num_actions,
-                           Retention retention)
+SampleMemory::SampleMemory(int64_t capacity, int feature_size, int num_actions, Retention retention)
     : capacity_(capacity),
       retention_(retention),
       feature_size_(feature_size),

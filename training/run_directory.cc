@@ -52,8 +52,8 @@ std::string RunDirectory::ShardPath(const std::string& dir, std::string_view mem
 absl::Status RunDirectory::Create(bool resume) const {
   if (absl::Status s = MakeDirectories(CheckpointsPath()); !s.ok()) return s;
   if (!resume && PathExists(CheckpointsPath() + "/LATEST")) {
-    return absl::FailedPreconditionError(StreamCat(
-        root_, " already holds a run; use --resume ", root_, " or another --run-dir"));
+    return absl::FailedPreconditionError(
+        StreamCat(root_, " already holds a run; use --resume ", root_, " or another --run-dir"));
   }
   return absl::OkStatus();
 }
@@ -100,8 +100,9 @@ absl::Status RunDirectory::Retain(int keep_every) const {
   for (const std::string& name : *names) {
     if (name == *latest) continue;
     const std::string path = CheckpointsPath() + "/" + name;
-    const bool staging = name.size() > kStaging.size() &&
-                         name.compare(name.size() - kStaging.size(), kStaging.size(), kStaging) == 0;
+    const bool staging =
+        name.size() > kStaging.size() &&
+        name.compare(name.size() - kStaging.size(), kStaging.size(), kStaging) == 0;
     const int t = IterationOf(staging ? name.substr(0, name.size() - kStaging.size()) : name);
     if (t < 0) continue;  // not ours
     if (staging || keep_every == 0 || t % keep_every != 0) {

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "engine/atomic_file.h"
-#include "engine/files.h"
 #include "engine/exact.h"
+#include "engine/files.h"
 #include "engine/kuhn.h"
 #include "engine/leduc.h"
 #include "engine/lost_cities.h"
@@ -154,7 +154,7 @@ class Trainer {
       if (absl::Status s = Agree(written, "writing the run directory"); !s.ok()) return s;
     }
     store_ = std::make_shared<inference::ModelStore>(nets_);
-    BuildRunner();
+    if (absl::Status s = Agree(BuildRunner(), "building the evaluators"); !s.ok()) return s;
 
     std::ofstream metrics;
     if (rank_ == 0) metrics.open(dir_.MetricsPath(), std::ios::app);
@@ -164,7 +164,9 @@ class Trainer {
     nlohmann::ordered_json last_eval;
     for (int t = start + 1; t <= last; ++t) {
       MaybeInjectFault(rank_, t);
-      IterationMetrics m = Iterate(t);
+      absl::StatusOr<IterationMetrics> iterated = Iterate(t);
+      if (!iterated.ok()) return iterated.status();
+      IterationMetrics& m = *iterated;
       if (m.eval) {
         last_eval = nlohmann::ordered_json::parse(m.ToJsonLine())["eval"];
       }
@@ -225,22 +227,21 @@ class Trainer {
     for (auto& net : nets_.nets) net->to(device_);
   }
 
-  void BuildRunner() {
+  absl::Status BuildRunner() {
     traversal::RunnerConfig runner;
     static_cast<traversal::SchedulerConfig&>(runner) = config_.traversal.scheduler;
     runner.seed = Seed();
     runner.cfr = config_.traversal.cfr;
     inference_ = config_.inference;
     inference_.device = devices_.inference;
-    runner_ = std::make_unique<traversal::TraversalRunner<G>>(game_, runner, [this](int) {
-      auto evaluator = inference::MakeBatchedEvaluator(store_, inference_);
-      LCFR_CHECK(evaluator.ok()) << evaluator.status().message();
-      return std::move(*evaluator);
-    });
+    absl::StatusOr<Evaluators> evaluators = MakeEvaluators(store_, inference_, runner.workers);
+    if (!evaluators.ok()) return evaluators.status();
+    runner_ = std::make_unique<traversal::TraversalRunner<G>>(game_, runner, HandOut(*evaluators));
+    return absl::OkStatus();
   }
 
   // One Deep CFR iteration (the steps in this file's header comment).
-  IterationMetrics Iterate(int t) {
+  absl::StatusOr<IterationMetrics> Iterate(int t) {
     IterationMetrics m;
     m.iteration = t;
     traversal::PerKind<int64_t> counts;  // this rank's samples, summed over the ranks below
@@ -300,15 +301,15 @@ class Trainer {
     // 7. Evaluation (rank 0), every evaluation.every iterations and after the last.
     if (rank_ == 0 && strategy_trained_ && (t % config_.evaluation.every == 0 || last)) {
       const auto t0 = Clock::now();
-      Evaluate(t, m);
+      if (absl::Status s = Evaluate(t, m); !s.ok()) return s;
       m.time.evaluation = Since(t0);
     }
     // 8. Totals over the ranks (a single process: its own figures).
     const size_t kinds = traversal::kNumSampleKinds;
     std::vector<int64_t> sums(counts.begin(), counts.end());
     for (const Digest& d : digests) sums.insert(sums.end(), {d.low, d.high});
-    sums.insert(sums.end(), {stats.policy_calls, stats.capped_leaves, stats.rows.rows(),
-                             stats.rows.batches()});
+    sums.insert(sums.end(),
+                {stats.policy_calls, stats.capped_leaves, stats.rows.rows(), stats.rows.batches()});
     comm_.AllReduceSum(std::span<int64_t>(sums));
     for (SampleKind kind : traversal::kSampleKinds) {
       m.samples[kind] = sums[static_cast<size_t>(kind)];
@@ -316,8 +317,7 @@ class Trainer {
     for (int p = 0; p < 2; ++p) {
       m.digest[p] = Digest{sums[kinds + 2 * p], sums[kinds + 2 * p + 1]}.Hex();
     }
-    const int64_t policy_calls = sums[kinds + 4], rows = sums[kinds + 6],
-                  batches = sums[kinds + 7];
+    const int64_t policy_calls = sums[kinds + 4], rows = sums[kinds + 6], batches = sums[kinds + 7];
     m.capped_leaves = sums[kinds + 5];
     std::array<int64_t, 4> sizes = {advantage_[0]->size(), advantage_[1]->size(), strategy_->size(),
                                     value_ ? value_->size() : 0};
@@ -387,7 +387,7 @@ class Trainer {
                         config_.training.strategy_steps, StrategyLossOf(config_.training), rng);
   }
 
-  void Evaluate(int t, IterationMetrics& m);
+  absl::Status Evaluate(int t, IterationMetrics& m);
 
   // The run's memories by shard name: advantage0, advantage1, strategy and (the value scheme)
   // value.
@@ -520,7 +520,7 @@ class Trainer {
 
 // Toy games: the exact exploitability of the strategy network's policy.
 template <engine::Game G>
-void Trainer<G>::Evaluate(int t, IterationMetrics& m) {
+absl::Status Trainer<G>::Evaluate(int t, IterationMetrics& m) {
   if constexpr (engine::EnumerableGame<G>) {
     c10::InferenceMode guard;
     auto& net = nets_.nets[traversal::kStrategyNetwork];
@@ -546,24 +546,27 @@ void Trainer<G>::Evaluate(int t, IterationMetrics& m) {
         });
     m.exploitability = result.exploitability;
     m.nash_conv = result.nash_conv;
+    return absl::OkStatus();
   } else {
     std::vector<BotResult> eval;
     for (const std::string& opponent : config_.evaluation.opponents) {
-      auto result = PlayNetworkMatch(
-          game_,
-          [this](int) {
-            auto evaluator = inference::MakeBatchedEvaluator(store_, inference_);
-            return std::move(*evaluator);
-          },
-          opponent, config_.evaluation.games,
-          engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kEvaluation}),
-          config_.evaluation.workers);
-      if (!result.ok()) continue;
+      absl::StatusOr<Evaluators> evaluators =
+          MakeEvaluators(store_, inference_, config_.evaluation.workers);
+      if (!evaluators.ok()) return evaluators.status();
+      auto result =
+          PlayNetworkMatch(game_, HandOut(*evaluators), opponent, config_.evaluation.games,
+                           engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kEvaluation}),
+                           config_.evaluation.workers);
+      if (!result.ok()) {
+        return absl::Status(result.status().code(), StreamCat("evaluation against ", opponent, ": ",
+                                                              result.status().message()));
+      }
       const engine::Interval ci = result->win_rate_ci();
       eval.push_back({opponent, result->win_rate(), ci.low, ci.high, result->mean_score_diff(),
                       result->games, result->capped});
     }
     m.eval = eval;
+    return absl::OkStatus();
   }
 }
 

@@ -43,9 +43,8 @@ std::string_view SchemeName(Scheme scheme) {
 
 absl::StatusOr<Scheme> ParseScheme(std::string_view name) {
   if (auto value = engine::ValueOf(kSchemeNames, name)) return static_cast<Scheme>(*value);
-  return absl::InvalidArgumentError(lcfr::StrCat("unknown sampling scheme '", name,
-                                                 "' (expected ", engine::JoinNames(kSchemeNames),
-                                                 ")"));
+  return absl::InvalidArgumentError(lcfr::StrCat("unknown sampling scheme '", name, "' (expected ",
+                                                 engine::JoinNames(kSchemeNames), ")"));
 }
 
 PerKind<bool> SchemeSampleKinds(Scheme scheme) {

@@ -80,10 +80,8 @@ namespace lcfr::traversal {
 
 enum class Scheme { kExternal, kOutcome, kHybrid, kValue };
 // The schemes' configuration names, in this order: "external", "outcome", "hybrid", "value".
-inline constexpr engine::EnumName kSchemeNames[] = {{"external", 0},
-                                                    {"outcome", 1},
-                                                    {"hybrid", 2},
-                                                    {"value", 3}};
+inline constexpr engine::EnumName kSchemeNames[] = {
+    {"external", 0}, {"outcome", 1}, {"hybrid", 2}, {"value", 3}};
 std::string_view SchemeName(Scheme scheme);
 absl::StatusOr<Scheme> ParseScheme(std::string_view name);
 
@@ -143,7 +141,7 @@ struct ExternalScheme {
   static constexpr Scheme kScheme = Scheme::kExternal;
   // Every traverser decision is expanded.
   static bool Expands(const CfrConfig&, int) { return true; }
-  static constexpr bool kSubsets = false;          // expands a k-subset when hybrid_actions > 0
+  static constexpr bool kSubsets = false;           // expands a k-subset when hybrid_actions > 0
   static constexpr bool kOutcomeAdvantage = false;  // records an advantage sample where it samples
   static constexpr bool kValues = false;            // records value samples (and tail advantages)
   static double Epsilon(const CfrConfig& c) { return c.hybrid_epsilon; }
@@ -259,7 +257,7 @@ class CfrTraversal {
       game_.Encode(s, features_);
       std::array<float, 32> sigma;
       const std::span<float> strategy(sigma.data(), num_actions_);
-      policy_.Evaluate(AdvantageNetwork(player), features_, legal, strategy);
+      policy_.Evaluate(AdvantageNetwork(player), Head::kRegretMatching, features_, legal, strategy);
       RecordStrategy(player, legal, strategy, 1.0);
       action = Sample(sigma, legal, 0.0);
     }
@@ -287,7 +285,7 @@ class CfrTraversal {
     game_.Encode(s, features_);
     std::array<float, 32> sigma;
     const std::span<float> strategy(sigma.data(), num_actions_);
-    policy_.Evaluate(AdvantageNetwork(player), features_, legal, strategy);
+    policy_.Evaluate(AdvantageNetwork(player), Head::kRegretMatching, features_, legal, strategy);
 
     if (player != traverser_) {
       RecordStrategy(player, legal, strategy, weight);
@@ -362,9 +360,8 @@ class CfrTraversal {
                          index_);
       ++stats_.advantage_samples;
     }
-    const bool record_value =
-        S::kValues &&
-        (config_.value_sample_rate >= 1.0 || rng_.UniformDouble() < config_.value_sample_rate);
+    const bool record_value = S::kValues && (config_.value_sample_rate >= 1.0 ||
+                                             rng_.UniformDouble() < config_.value_sample_rate);
     size_t iv = 0;
     if (record_value) {
       if (iteration_ >= config_.value_from_iteration) RecordValueAdvantage(legal, sigma);
@@ -391,7 +388,8 @@ class CfrTraversal {
   // r(a) = Q(I, a) - sum_b sigma(b) Q(I, b) from the value network, weight 1.
   void RecordValueAdvantage(uint32_t legal, const std::array<float, 32>& sigma) {
     std::array<float, 32> q{};
-    policy_.Evaluate(kValueNetwork, features_, legal, std::span<float>(q.data(), num_actions_));
+    policy_.Evaluate(kValueNetwork, Head::kRaw, features_, legal,
+                     std::span<float>(q.data(), num_actions_));
     double node = 0;
     for (uint32_t m = legal; m; m &= m - 1) {
       const int a = std::countr_zero(m);

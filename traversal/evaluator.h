@@ -25,17 +25,29 @@ inline constexpr int kValueNetwork = 3;
 inline constexpr int kMaxNetworks = 4;
 inline constexpr int AdvantageNetwork(int player) { return player; }
 
+// What the caller wants from a network's raw outputs: the caller (the traversal, a bot) chooses
+// it; the evaluator only computes it (ApplyHead in traversal/regret_matching.h for one row).
+enum class Head : uint8_t {
+  kRegretMatching,         // regret matching over the legal actions; when no advantage is
+                           // positive, all mass on the best legal action(s), ties split (the
+                           // Deep CFR paper's rule for network advantages)
+  kRegretMatchingUniform,  // the same with the uniform fallback (tabular CFR's rule)
+  kSoftmax,                // the masked softmax (a strategy network's logits)
+  kRaw,                    // the outputs at the legal actions, 0 elsewhere (action values)
+};
+inline constexpr int kNumHeads = 4;
+
 struct PolicyRequest {
-  int network = 0;                  // in [0, kMaxNetworks)
-  std::span<const float> features;  // the game's infoset encoding
-  uint32_t legal_mask = 0;          // bit a set: action a legal; at least one bit set
-  std::span<float> output;          // num_actions floats, owned by the caller
+  int network = 0;                    // in [0, kMaxNetworks)
+  Head head = Head::kRegretMatching;  // what to compute from the network's outputs
+  std::span<const float> features;    // the game's infoset encoding
+  uint32_t legal_mask = 0;            // bit a set: action a legal; at least one bit set
+  std::span<float> output;            // num_actions floats, owned by the caller
 };
 
-// Fills each request's output with a probability distribution over its legal actions (0 at
-// illegal ones): regret matching of the advantages for an advantage network, the masked softmax
-// for a strategy network; for the value network, its raw outputs at the legal actions (0 at
-// illegal ones). One instance per worker; called on the worker's thread (never on a
+// Fills each request's output with its head applied to the network's outputs (0 at illegal
+// actions): a probability distribution for the regret-matching and softmax heads, the raw
+// outputs for kRaw. One instance per worker; called on the worker's thread (never on a
 // fiber), one batch at a time; requests may mix networks. The spans stay valid during the call
 // only. Errors are thrown (the worker cancels its traversals and rethrows).
 class Evaluator {

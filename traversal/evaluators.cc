@@ -20,9 +20,8 @@ void UniformEvaluator::Evaluate(std::span<const PolicyRequest> requests) {
   for (const PolicyRequest& r : requests) FillUniform(r.legal_mask, r.output);
 }
 
-PseudoNetworkEvaluator::PseudoNetworkEvaluator(int feature_size, int num_actions, uint64_t seed,
-                                               RmFallback fallback)
-    : feature_size_(feature_size), num_actions_(num_actions), fallback_(fallback) {
+PseudoNetworkEvaluator::PseudoNetworkEvaluator(int feature_size, int num_actions, uint64_t seed)
+    : feature_size_(feature_size), num_actions_(num_actions) {
   weights_.resize(static_cast<size_t>(kMaxNetworks) * num_actions * feature_size);
   bias_.resize(static_cast<size_t>(kMaxNetworks) * num_actions);
   for (int n = 0; n < kMaxNetworks; ++n) {
@@ -50,13 +49,7 @@ void PseudoNetworkEvaluator::Evaluate(std::span<const PolicyRequest> requests) {
       for (int j = 0; j < feature_size_; ++j) sum += row[j] * r.features[j];
       advantages[a] = sum;
     }
-    if (r.network == kValueNetwork) {
-      for (int a = 0; a < num_actions_; ++a) {
-        r.output[a] = (r.legal_mask >> a & 1) ? advantages[a] : 0.0f;
-      }
-    } else {
-      RegretMatching(std::span<const float>(advantages), r.legal_mask, r.output, fallback_);
-    }
+    ApplyHead(std::span<const float>(advantages), r.legal_mask, r.head, r.output);
   }
 }
 

@@ -22,19 +22,16 @@ class UniformEvaluator : public Evaluator {
 };
 
 // A deterministic stand-in for a network: per network id, a fixed random linear map (weights
-// uniform in [-1, 1] from `seed`) from features to advantages, then regret matching (the value
-// network: the linear map's outputs at the legal actions). Each row's answer depends only on
-// (network, features): batch composition cannot change it.
+// uniform in [-1, 1] from `seed`) from features to outputs, then the request's head. Each row's
+// answer depends only on (network, head, features): batch composition cannot change it.
 class PseudoNetworkEvaluator : public Evaluator {
  public:
-  PseudoNetworkEvaluator(int feature_size, int num_actions, uint64_t seed,
-                         RmFallback fallback = RmFallback::kArgmax);
+  PseudoNetworkEvaluator(int feature_size, int num_actions, uint64_t seed);
   void Evaluate(std::span<const PolicyRequest> requests) override;
 
  private:
   int feature_size_;
   int num_actions_;
-  RmFallback fallback_;
   std::vector<float> weights_;  // [network][action][feature]
   std::vector<float> bias_;     // [network][action]
 };
@@ -87,7 +84,9 @@ class RegretTable {
   std::unordered_map<std::string, Entry> table_;
 };
 
-// Serves the advantage networks (ids 0, 1 = players) from a RegretTable's current strategies.
+// Serves the advantage networks (ids 0, 1 = players) from a RegretTable's current strategies:
+// regret matching of the table's cumulative regrets with tabular CFR's uniform fallback, the
+// table's own head whatever regret-matching head a request names.
 class TabularEvaluator : public Evaluator {
  public:
   explicit TabularEvaluator(const RegretTable* table) : table_(table) {}

@@ -26,6 +26,18 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
+#if defined(__SANITIZE_THREAD__)
+#define LCFR_TSAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define LCFR_TSAN_FIBERS 1
+#endif
+#endif
+
+#if defined(LCFR_TSAN_FIBERS)
+#include <sanitizer/tsan_interface.h>
+#endif
+
 namespace lcfr::traversal {
 namespace ctx = boost::context;
 namespace {
@@ -46,6 +58,34 @@ inline void FinishSwitch([[maybe_unused]] void* fake_stack_save,
                          [[maybe_unused]] size_t* size_old) {
 #if defined(LCFR_ASAN_FIBERS)
   __sanitizer_finish_switch_fiber(fake_stack_save, bottom_old, size_old);
+#endif
+}
+
+// ThreadSanitizer must be told about every stack switch too: each slot is one TSan fiber, made
+// once and switched to just before the slot's fiber is resumed; the worker thread's own
+// context is switched back to just before a fiber suspends or ends.
+inline void* TsanCurrentFiber() {
+#if defined(LCFR_TSAN_FIBERS)
+  return __tsan_get_current_fiber();
+#else
+  return nullptr;
+#endif
+}
+inline void* TsanCreateFiber() {
+#if defined(LCFR_TSAN_FIBERS)
+  return __tsan_create_fiber(0);
+#else
+  return nullptr;
+#endif
+}
+inline void TsanDestroyFiber([[maybe_unused]] void* fiber) {
+#if defined(LCFR_TSAN_FIBERS)
+  __tsan_destroy_fiber(fiber);
+#endif
+}
+inline void TsanSwitchTo([[maybe_unused]] void* fiber) {
+#if defined(LCFR_TSAN_FIBERS)
+  __tsan_switch_to_fiber(fiber, 0);
 #endif
 }
 
@@ -102,12 +142,13 @@ struct FiberBatcher::Slot {
   bool cancelled = false;
   std::exception_ptr error;
   void* fake_stack = nullptr;  // ASan's fake stack of this fiber while it is switched out
+  void* tsan_fiber = nullptr;  // TSan's context of this slot (TSan builds only)
 };
 
-void PolicyClient::Evaluate(int network, std::span<const float> features, uint32_t legal_mask,
-                            std::span<float> output) {
+void PolicyClient::Evaluate(int network, Head head, std::span<const float> features,
+                            uint32_t legal_mask, std::span<float> output) {
   LCFR_DCHECK(network >= 0 && network < kMaxNetworks);
-  const PolicyRequest request{network, features, legal_mask, output};
+  const PolicyRequest request{network, head, features, legal_mask, output};
   if (batcher_ != nullptr) {
     batcher_->Submit(slot_, request);
     return;
@@ -151,6 +192,7 @@ FiberBatcher::FiberBatcher(const BatcherConfig& config, Evaluator* evaluator)
     slot->client.batcher_ = this;
     slot->client.stats_ = &stats_;
     slot->client.slot_ = s;
+    slot->tsan_fiber = TsanCreateFiber();
     slots_.push_back(std::move(slot));
   }
   pending_.reserve(flush_size_);
@@ -160,6 +202,7 @@ FiberBatcher::FiberBatcher(const BatcherConfig& config, Evaluator* evaluator)
 FiberBatcher::~FiberBatcher() {
   Cancel();
   for (auto& slot : slots_) {
+    if (slot->tsan_fiber != nullptr) TsanDestroyFiber(slot->tsan_fiber);
     Unpoison(slot->usable_bottom, slot->usable_size);
     if (config_.guard_stacks) {
       ctx::protected_fixedsize_stack(config_.stack_bytes).deallocate(slot->stack);
@@ -210,6 +253,7 @@ void FiberBatcher::StartTask(int s, int64_t index) {
                    }
                    self.finished = true;
                    StartSwitch(nullptr, thread_stack_bottom_, thread_stack_size_);
+                   TsanSwitchTo(thread_tsan_fiber_);
                    return std::move(self.caller);
                  });
   ++live_;
@@ -219,6 +263,8 @@ void FiberBatcher::Resume(int s) {
   Slot& slot = *slots_[s];
   void* fake_stack = nullptr;
   StartSwitch(&fake_stack, slot.usable_bottom, slot.usable_size);
+  thread_tsan_fiber_ = TsanCurrentFiber();
+  TsanSwitchTo(slot.tsan_fiber);
   slot.fiber = std::move(slot.fiber).resume();
   FinishSwitch(fake_stack, nullptr, nullptr);
 }
@@ -229,6 +275,7 @@ void FiberBatcher::Submit(int s, const PolicyRequest& request) {
   pending_.push_back(request);
   pending_slots_.push_back(s);
   StartSwitch(&slot.fake_stack, thread_stack_bottom_, thread_stack_size_);
+  TsanSwitchTo(thread_tsan_fiber_);
   slot.caller = std::move(slot.caller).resume();
   FinishSwitch(slot.fake_stack, &thread_stack_bottom_, &thread_stack_size_);
   if (slot.cancelled) throw FiberCancelled{};

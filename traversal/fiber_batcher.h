@@ -48,7 +48,7 @@ inline constexpr bool kGuardStacksByDefault = false;
 size_t StackBytesForDepth(int max_depth);
 
 struct BatcherConfig {
-  int width = 64;     // worker_chunk_size: tasks in flight (fibers); >= 1
+  int width = 64;      // worker_chunk_size: tasks in flight (fibers); >= 1
   int flush_size = 0;  // flush as soon as this many requests wait; 0 = width
   size_t stack_bytes = 256 * 1024;
   bool guard_stacks = kGuardStacksByDefault;
@@ -80,9 +80,10 @@ class PolicyClient {
   // A client that calls `evaluator` directly, accounting in `stats`.
   static PolicyClient Direct(Evaluator* evaluator, WorkerStats* stats);
 
-  // Fills `output` with the network's strategy. May suspend the calling fiber; the spans must
-  // stay valid until it returns (fiber stacks stay alive while suspended).
-  void Evaluate(int network, std::span<const float> features, uint32_t legal_mask,
+  // Fills `output` with `head` of the network's outputs (traversal/evaluator.h). May suspend
+  // the calling fiber; the spans must stay valid until it returns (fiber stacks stay alive
+  // while suspended).
+  void Evaluate(int network, Head head, std::span<const float> features, uint32_t legal_mask,
                 std::span<float> output);
 
   // The fiber slot this task runs in, in [0, width); 0 for a direct client. Tasks use it to
@@ -148,6 +149,7 @@ class FiberBatcher {
   std::vector<int> pending_slots_;
   WorkerStats stats_;
   // The worker thread's stack, as ASan needs it to switch back (learned on first switch).
+  void* thread_tsan_fiber_ = nullptr;  // the worker thread's TSan context (TSan builds)
   const void* thread_stack_bottom_ = nullptr;
   size_t thread_stack_size_ = 0;
 };

@@ -1,6 +1,7 @@
 #include "traversal/regret_matching.h"
 
 #include <bit>
+#include <cmath>
 #include <limits>
 
 #include "engine/check.h"
@@ -54,6 +55,35 @@ void RegretMatching(std::span<const float> advantages, uint32_t legal, std::span
 void RegretMatching(std::span<const double> advantages, uint32_t legal, std::span<float> out,
                     RmFallback fallback) {
   RegretMatchingImpl(advantages, legal, out, fallback);
+}
+
+void ApplyHead(std::span<const float> outputs, uint32_t legal, Head head, std::span<float> out) {
+  switch (head) {
+    case Head::kRegretMatching:
+      RegretMatching(outputs, legal, out, RmFallback::kArgmax);
+      return;
+    case Head::kRegretMatchingUniform:
+      RegretMatching(outputs, legal, out, RmFallback::kUniform);
+      return;
+    case Head::kRaw:
+      for (size_t a = 0; a < outputs.size(); ++a) out[a] = (legal >> a & 1) ? outputs[a] : 0.0f;
+      return;
+    case Head::kSoftmax:
+      break;
+  }
+  const int n = static_cast<int>(outputs.size());
+  float max = -std::numeric_limits<float>::infinity();
+  for (int a = 0; a < n; ++a) {
+    if ((legal >> a & 1) && outputs[a] > max) max = outputs[a];
+  }
+  double total = 0;
+  for (int a = 0; a < n; ++a) {
+    const float p = (legal >> a & 1) ? std::exp(outputs[a] - max) : 0.0f;
+    out[a] = p;
+    total += p;
+  }
+  const float inv = static_cast<float>(1.0 / total);
+  for (int a = 0; a < n; ++a) out[a] *= inv;
 }
 
 }  // namespace lcfr::traversal

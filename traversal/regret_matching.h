@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <span>
 
+#include "traversal/evaluator.h"
+
 namespace lcfr::traversal {
 
 // What regret matching returns when no legal action has a positive advantage.
@@ -22,6 +24,10 @@ void RegretMatching(std::span<const float> advantages, uint32_t legal, std::span
                     RmFallback fallback);
 void RegretMatching(std::span<const double> advantages, uint32_t legal, std::span<float> out,
                     RmFallback fallback);
+
+// One row of a head (traversal/evaluator.h): writes head(outputs) over the legal actions, 0 at
+// illegal ones. The reference that every evaluator's rows follow.
+void ApplyHead(std::span<const float> outputs, uint32_t legal, Head head, std::span<float> out);
 
 // Draws a legal action from epsilon * uniform(legal) + (1 - epsilon) * probabilities, given a
 // uniform draw u in [0, 1). Actions with zero probability are never drawn; returns -1 only when

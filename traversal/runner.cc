@@ -18,9 +18,7 @@ constexpr engine::Field<SchedulerConfig> kSchedulerFields[] = {
 
 }  // namespace
 
-std::span<const engine::Field<SchedulerConfig>> SchedulerConfigFields() {
-  return kSchedulerFields;
-}
+std::span<const engine::Field<SchedulerConfig>> SchedulerConfigFields() { return kSchedulerFields; }
 
 absl::Status SchedulerConfig::Validate() const {
   return engine::CheckRanges<SchedulerConfig>(*this, kSchedulerFields, "");

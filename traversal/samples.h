@@ -23,8 +23,8 @@
 #ifndef LCFR_TRAVERSAL_SAMPLES_H_
 #define LCFR_TRAVERSAL_SAMPLES_H_
 
-#include <cstddef>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>

@@ -43,7 +43,15 @@ struct Batch {
   std::vector<PolicyRequest> requests;
 };
 
-// `rows` random requests; network of row i from `networks`, legal masks random non-empty.
+// The head a traversal or a bot asks of each network (the caller's choice, not inference's).
+traversal::Head HeadFor(int network) {
+  if (network == traversal::kStrategyNetwork) return traversal::Head::kSoftmax;
+  if (network == traversal::kValueNetwork) return traversal::Head::kRaw;
+  return traversal::Head::kRegretMatching;
+}
+
+// `rows` random requests; network of row i from `networks` (with its usual head), legal masks
+// random non-empty.
 Batch MakeBatch(const NetworkShape& shape, int rows, const std::vector<int>& networks,
                 uint64_t seed) {
   engine::Rng rng(seed);
@@ -56,8 +64,9 @@ Batch MakeBatch(const NetworkShape& shape, int rows, const std::vector<int>& net
     }
     uint32_t legal = static_cast<uint32_t>(rng.Next()) & ((1u << shape.num_actions) - 1);
     if (legal == 0) legal = 1u << rng.Uniform(static_cast<uint32_t>(shape.num_actions));
-    batch.requests.push_back({networks[rng.Uniform(static_cast<uint32_t>(networks.size()))],
-                              batch.features[i], legal, batch.outputs[i]});
+    const int network = networks[rng.Uniform(static_cast<uint32_t>(networks.size()))];
+    batch.requests.push_back(
+        {network, HeadFor(network), batch.features[i], legal, batch.outputs[i]});
   }
   return batch;
 }
@@ -70,8 +79,7 @@ std::vector<float> Reference(NetworkSet& nets, const PolicyRequest& r) {
                            .clone();
   const at::Tensor y = nets.nets[r.network]->forward(x).contiguous();
   std::vector<float> out(r.output.size());
-  PolicyFromOutputsRow({y.data_ptr<float>(), out.size()}, r.legal_mask, OutputKindOf(r.network),
-                       traversal::RmFallback::kArgmax, out);
+  traversal::ApplyHead({y.data_ptr<float>(), out.size()}, r.legal_mask, r.head, out);
   return out;
 }
 
@@ -177,15 +185,18 @@ CATCH_TEST_CASE("Policy ops: the tensor path equals the row path", "[inference]"
       mask.view({-1, actions})[i][a] = static_cast<float>(legal[i] >> a & 1);
     }
   }
-  for (auto fallback : {traversal::RmFallback::kArgmax, traversal::RmFallback::kUniform}) {
-    const std::vector<OutputKind> kinds = {OutputKind::kRegretMatching, OutputKind::kSoftmax,
-                                           OutputKind::kValues, OutputKind::kRegretMatching};
-    const at::Tensor probs = PolicyFromOutputs(outputs, mask, kinds, fallback).contiguous();
+  using traversal::Head;
+  for (const std::vector<Head>& heads : std::vector<std::vector<Head>>{
+           {Head::kRegretMatching, Head::kSoftmax, Head::kRaw, Head::kRegretMatchingUniform},
+           {Head::kRegretMatchingUniform, Head::kRegretMatchingUniform,
+            Head::kRegretMatchingUniform, Head::kRegretMatchingUniform},
+           {Head::kSoftmax, Head::kRegretMatching, Head::kRegretMatching, Head::kRaw}}) {
+    const at::Tensor probs = PolicyFromOutputs(outputs, mask, heads).contiguous();
     const at::Tensor flat_out = outputs.contiguous().view({-1, actions});
     for (int64_t i = 0; i < blocks * rows; ++i) {
       std::vector<float> expected(actions);
-      PolicyFromOutputsRow({flat_out[i].data_ptr<float>(), static_cast<size_t>(actions)}, legal[i],
-                           kinds[i / rows], fallback, expected);
+      traversal::ApplyHead({flat_out[i].data_ptr<float>(), static_cast<size_t>(actions)}, legal[i],
+                           heads[i / rows], expected);
       for (int64_t a = 0; a < actions; ++a) {
         CATCH_CHECK(probs.view({-1, actions})[i][a].item<float>() ==
                     Approx(expected[a]).margin(1e-6));
@@ -223,8 +234,9 @@ CATCH_TEST_CASE("Networks: save and load round trip; mismatches are errors", "[i
   newer.encoding_version = 2;
   auto reencoded = LoadNetworks(path, &newer);
   CATCH_REQUIRE(!reencoded.ok());
-  CATCH_CHECK_THAT(std::string(reencoded.status().message()),
-                   Catch::Contains("(encoding 0): 20 -> 32x2 relu -> 7, expected test (encoding 2)"));
+  CATCH_CHECK_THAT(
+      std::string(reencoded.status().message()),
+      Catch::Contains("(encoding 0): 20 -> 32x2 relu -> 7, expected test (encoding 2)"));
   CATCH_CHECK(LoadNetworks(dir + "/absent.pt").status().code() == absl::StatusCode::kNotFound);
   std::ofstream(dir + "/garbage.pt") << "not a checkpoint";
   auto garbage = LoadNetworks(dir + "/garbage.pt");
@@ -347,7 +359,8 @@ CATCH_TEST_CASE("Traversal with the batched evaluator: Lost Cities, fibers vs re
   CATCH_CHECK(stats[1].rows.Mean() > 4.0);
   CATCH_CHECK(stats[1].rows.Percentile(0.5) >= 6);
   CATCH_CHECK(stats[0].policy_calls == stats[1].policy_calls);
-  CATCH_REQUIRE(sinks[0][traversal::SampleKind::kAdvantage].size() == sinks[1][traversal::SampleKind::kAdvantage].size());
+  CATCH_REQUIRE(sinks[0][traversal::SampleKind::kAdvantage].size() ==
+                sinks[1][traversal::SampleKind::kAdvantage].size());
   // Same traversals, same samples up to float rounding of batched vs one-row GEMMs.
   for (size_t i = 0; i < sinks[0][traversal::SampleKind::kAdvantage].size(); ++i) {
     for (int a = 0; a < game.num_actions(); ++a) {

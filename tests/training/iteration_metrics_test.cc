@@ -26,7 +26,7 @@ TEST_CASE("IterationMetrics: a line round-trips, and bad lines name the key", "[
   auto back = IterationMetrics::FromJsonLine(line);
   REQUIRE(back.ok());
   CHECK(back->ToJsonLine() == line);
-  CHECK(back->eval->at(1).opponent == "discard-only");  // order kept
+  CHECK(back->eval->at(1).opponent == "discard-only");         // order kept
   CHECK(line.find("\"strategy_loss\"") == std::string::npos);  // absent, not null
   CHECK_THAT(ProgressLine(*back, 10, 65), Catch::Contains("iter 4/10 | 1m5s/it | ETA 6m30s"));
   CHECK_THAT(ProgressLine(*back, 10, 65), Catch::Contains("| value loss 0.5 | vs random 0.9"));

@@ -53,7 +53,7 @@ OptimizerConfig Optimizer() {
 }
 
 CATCH_TEST_CASE("Learner: a fit lowers the masked MSE on learnable targets and is deterministic",
-          "[learner]") {
+                "[learner]") {
   Communicator single;
   Learner learner(Optimizer(), kFeatures, kActions, false, single);
   const SampleMemory memory = LearnableMemory();
@@ -69,7 +69,7 @@ CATCH_TEST_CASE("Learner: a fit lowers the masked MSE on learnable targets and i
 }
 
 CATCH_TEST_CASE("Learner: the strategy losses are the masked softmax's MSE and cross-entropy",
-          "[learner]") {
+                "[learner]") {
   // One sample whose only legal actions are 0 and 2, with target (0.25, -, 0.75). A network with
   // zero weights outputs zero logits: the masked softmax is (0.5, 0, 0.5).
   traversal::SampleBuffer buffer(kFeatures, kActions);
@@ -93,14 +93,14 @@ CATCH_TEST_CASE("Learner: the strategy losses are the masked softmax's MSE and c
   engine::Rng rng(1);
   inference::NetworkSet nets = zeroed();
   CATCH_CHECK(learner.Fit(nets, 0, memory, 1, Loss::kStrategyMse, rng) ==
-        Approx(0.25 * 0.25 + 0.25 * 0.25).epsilon(1e-5));
+              Approx(0.25 * 0.25 + 0.25 * 0.25).epsilon(1e-5));
   nets = zeroed();
   CATCH_CHECK(learner.Fit(nets, 0, memory, 1, Loss::kStrategyCrossEntropy, rng) ==
-        Approx(-(0.25 * std::log(0.5) + 0.75 * std::log(0.5))).epsilon(1e-5));
+              Approx(-(0.25 * std::log(0.5) + 0.75 * std::log(0.5))).epsilon(1e-5));
   nets = zeroed();
   // Masked MSE against raw outputs of 0: only the legal actions count.
   CATCH_CHECK(learner.Fit(nets, 0, memory, 1, Loss::kMaskedMse, rng) ==
-        Approx(0.25 * 0.25 + 0.75 * 0.75).epsilon(1e-5));
+              Approx(0.25 * 0.25 + 0.75 * 0.75).epsilon(1e-5));
   // An empty memory trains nothing.
   SampleMemory empty(10, kFeatures, kActions, Retention::kReservoir);
   nets = zeroed();
@@ -137,7 +137,8 @@ CATCH_TEST_CASE("GradientSync: the average of identical gradients is the gradien
   GradientSync partial(three);
   partial.AllReduce(*nets.nets[0], 2, 0.0);
   i = 0;
-  for (auto& p : nets.nets[0]->parameters()) CATCH_CHECK(torch::allclose(p.grad(), before[i++] * 1.5));
+  for (auto& p : nets.nets[0]->parameters())
+    CATCH_CHECK(torch::allclose(p.grad(), before[i++] * 1.5));
 }
 
 }  // namespace

@@ -18,7 +18,8 @@ traversal::SampleBuffer Samples(int count, int first) {
   return buffer;
 }
 
-TEST_CASE("SampleMemory: reservoir keeps everything until full, then a uniform sample", "[memory]") {
+TEST_CASE("SampleMemory: reservoir keeps everything until full, then a uniform sample",
+          "[memory]") {
   SampleMemory small(10, 2, 3, Retention::kReservoir);
   engine::Rng rng(1);
   small.Add(Samples(7, 0), rng);

@@ -99,17 +99,22 @@ TEST_CASE("Traversal: samples are bit-identical for every width and worker count
   const CollectingSink reference = RunOnce(game, recursive, 3, 1, count, factory, &reference_stats);
   REQUIRE(reference[SampleKind::kAdvantage].size() > 0);
   REQUIRE(reference[SampleKind::kStrategy].size() > 0);
-  CHECK(reference_stats.advantage_samples == static_cast<int64_t>(reference[SampleKind::kAdvantage].size()));
-  CHECK(reference_stats.strategy_samples == static_cast<int64_t>(reference[SampleKind::kStrategy].size()));
-  CHECK(reference_stats.value_samples == static_cast<int64_t>(reference[SampleKind::kValue].size()));
+  CHECK(reference_stats.advantage_samples ==
+        static_cast<int64_t>(reference[SampleKind::kAdvantage].size()));
+  CHECK(reference_stats.strategy_samples ==
+        static_cast<int64_t>(reference[SampleKind::kStrategy].size()));
+  CHECK(reference_stats.value_samples ==
+        static_cast<int64_t>(reference[SampleKind::kValue].size()));
   CHECK(reference[SampleKind::kValue].empty() == (base.cfr.scheme != Scheme::kValue));
   CHECK(reference_stats.traversals == count);
   // Samples arrive in traversal order, each traversal's once.
   for (size_t i = 1; i < reference[SampleKind::kAdvantage].size(); ++i) {
-    REQUIRE(reference[SampleKind::kAdvantage].traversal(i - 1) <= reference[SampleKind::kAdvantage].traversal(i));
+    REQUIRE(reference[SampleKind::kAdvantage].traversal(i - 1) <=
+            reference[SampleKind::kAdvantage].traversal(i));
   }
   CHECK(reference[SampleKind::kAdvantage].traversal(0) == 0);
-  CHECK(reference[SampleKind::kAdvantage].traversal(reference[SampleKind::kAdvantage].size() - 1) == count - 1);
+  CHECK(reference[SampleKind::kAdvantage].traversal(reference[SampleKind::kAdvantage].size() - 1) ==
+        count - 1);
   for (auto [width, workers] : {std::pair{1, 1}, {7, 1}, {64, 1}, {7, 2}, {64, 2}}) {
     RunnerConfig config = base;
     config.worker_chunk_size = width;
@@ -124,10 +129,12 @@ TEST_CASE("Traversal: samples are bit-identical for every width and worker count
     CHECK(stats.policy_calls == reference_stats.policy_calls);
   }
   // A different iteration, player or seed gives different samples.
-  CHECK(!(RunOnce(game, recursive, 4, 1, count, factory)[SampleKind::kAdvantage] == reference[SampleKind::kAdvantage]));
+  CHECK(!(RunOnce(game, recursive, 4, 1, count, factory)[SampleKind::kAdvantage] ==
+          reference[SampleKind::kAdvantage]));
   RunnerConfig other_seed = recursive;
   other_seed.seed = 100;
-  CHECK(!(RunOnce(game, other_seed, 3, 1, count, factory)[SampleKind::kAdvantage] == reference[SampleKind::kAdvantage]));
+  CHECK(!(RunOnce(game, other_seed, 3, 1, count, factory)[SampleKind::kAdvantage] ==
+          reference[SampleKind::kAdvantage]));
 }
 
 // Per (infoset, action): the mean over traversals of sum(weight * target), and its standard
@@ -224,7 +231,8 @@ void CheckUnbiased(const G& game, const CfrConfig& cfr, int64_t traversals, int 
   config.cfr = cfr;
   const CollectingSink sink = RunOnce(game, config, 1, traverser, traversals,
                                       [](int) { return std::make_unique<HashedEvaluator>(); });
-  for (size_t i = 0; i < sink[SampleKind::kAdvantage].size(); ++i) REQUIRE(sink[SampleKind::kAdvantage].player(i) == traverser);
+  for (size_t i = 0; i < sink[SampleKind::kAdvantage].size(); ++i)
+    REQUIRE(sink[SampleKind::kAdvantage].player(i) == traverser);
   const int n = game.num_actions();
   const auto estimates = PerInfosetMeans(sink[SampleKind::kAdvantage], traversals);
 
@@ -417,7 +425,8 @@ TEST_CASE("Traversal: the value scheme's samples on Leduc, against exact action 
     std::vector<float> sigma(n);
     int tail_samples = 0;
     for (size_t i = 0; i < sink[SampleKind::kAdvantage].size(); ++i) {
-      const std::string key = engine::InfosetKey(traverser, sink[SampleKind::kAdvantage].features(i));
+      const std::string key =
+          engine::InfosetKey(traverser, sink[SampleKind::kAdvantage].features(i));
       const uint32_t legal = sink[SampleKind::kAdvantage].legal_mask(i);
       HashedStrategy(traverser, sink[SampleKind::kAdvantage].features(i), legal, sigma);
       const auto& q = exact.at(key).q;
@@ -474,8 +483,8 @@ TEST_CASE("Traversal: thinning strategy samples keeps their weighted sums unbias
   config.cfr.scheme = Scheme::kExternal;
   const int64_t traversals = 20000;
   auto factory = [](int) { return std::make_unique<HashedEvaluator>(); };
-  const auto all =
-      PerInfosetMeans(RunOnce(game, config, 1, 0, traversals, factory)[SampleKind::kStrategy], traversals);
+  const auto all = PerInfosetMeans(
+      RunOnce(game, config, 1, 0, traversals, factory)[SampleKind::kStrategy], traversals);
   config.cfr.strategy_sample_rate = 0.25;
   WorkerStats stats;
   const CollectingSink thinned = RunOnce(game, config, 1, 0, traversals, factory, &stats);
@@ -531,8 +540,8 @@ TEST_CASE("Traversal: fiber stacks hold a traversal down to the decision cap", "
   SampleSet samples(game.EncodingSize(), game.num_actions());
   batcher.Run(6, [&](int64_t index, PolicyClient& policy) {
     const TraversalParams<LostCities> params{&game, &cfr, 0, 1, index};
-    RunTraversal(params, engine::Rng(static_cast<uint64_t>(index)), policy,
-                 features[policy.slot()], samples, batcher.stats());
+    RunTraversal(params, engine::Rng(static_cast<uint64_t>(index)), policy, features[policy.slot()],
+                 samples, batcher.stats());
   });
   const WorkerStats& stats = batcher.stats();
   CHECK(stats.capped_leaves == 6);

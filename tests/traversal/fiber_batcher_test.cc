@@ -54,7 +54,8 @@ void ScriptedTask(int64_t index, PolicyClient& policy) {
   for (int call = 0; call < CallsOf(index); ++call) {
     const float feature = static_cast<float>(index * 100 + call);
     float out = 0;
-    policy.Evaluate(static_cast<int>(index % 3), {&feature, 1}, 1u, {&out, 1});
+    policy.Evaluate(static_cast<int>(index % 3), Head::kRegretMatching, {&feature, 1}, 1u,
+                    {&out, 1});
     REQUIRE(out == feature + 1.0f);
   }
 }
@@ -178,7 +179,7 @@ TEST_CASE("Batcher: destroying it mid-run frees every fiber", "[batcher]") {
 int Deep(int depth, PolicyClient& policy) {
   std::array<float, 32> sigma{};
   const float feature = static_cast<float>(depth);
-  policy.Evaluate(0, {&feature, 1}, 1u, {sigma.data(), 1});
+  policy.Evaluate(0, Head::kRegretMatching, {&feature, 1}, 1u, {sigma.data(), 1});
   if (depth == 0) return 0;
   return Deep(depth - 1, policy) + static_cast<int>(sigma[0]) % 2;
 }
