@@ -2,7 +2,7 @@
 # The whole test suite (README's test command; .ci/run calls it). Installs what is missing,
 # checks the formatting, builds Release with libtorch and runs every test, then builds the
 # torch-free targets with AddressSanitizer + UndefinedBehaviorSanitizer (DCHECKs on) and runs
-# their tests.
+# their tests, and the threaded ones (batcher, worker threads) under ThreadSanitizer.
 #
 #   scripts/test.sh                 everything
 #   scripts/test.sh --fast          only the torch-free targets, no sanitizers (inner loop)
@@ -42,5 +42,15 @@ if [[ $mode == all ]]; then
   (cd "$LCFR_ROOT/build-asan" &&
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
       ctest --output-on-failure -j "$(nproc)")
+  log "building the traversal tests with ThreadSanitizer in build-tsan/"
+  mkdir -p "$LCFR_ROOT/build-tsan"
+  cmake -S "$LCFR_ROOT" -B "$LCFR_ROOT/build-tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DLCFR_WITH_TORCH=OFF -DLCFR_SANITIZE_THREAD=ON -DLCFR_BUILD_BENCHMARKS=OFF \
+    > "$LCFR_ROOT/build-tsan/configure.log" 2>&1 ||
+    { cat "$LCFR_ROOT/build-tsan/configure.log" >&2; die "cmake configure failed (build-tsan)"; }
+  cmake --build "$LCFR_ROOT/build-tsan" --target traversal_tests -j "$(nproc)"
+  log "running the threaded tests (batcher, worker threads) under ThreadSanitizer"
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    "$LCFR_ROOT/build-tsan/tests/traversal/traversal_tests" "[batcher],[threads]"
 fi
 log "all tests passed in $(( $(date +%s) - start )) s"

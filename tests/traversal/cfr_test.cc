@@ -77,6 +77,29 @@ CollectingSink RunOnce(const G& game, const RunnerConfig& config, int iteration,
   return sink;
 }
 
+// Small enough for the ThreadSanitizer run of scripts/test.sh: several worker threads, each
+// with its own fibers and evaluator, streaming into one sink; the same samples as one worker.
+TEST_CASE("Runner: worker threads share only the sink (the TSan run's case)", "[threads]") {
+  const LeducPoker game;
+  RunnerConfig config = PlainRunner();
+  config.seed = 5;
+  config.worker_chunk_size = 4;
+  config.cfr.scheme = Scheme::kValue;
+  config.cfr.hybrid_depth = 1;
+  config.cfr.value_from_iteration = 1;
+  auto factory = [&game](int) {
+    return std::make_unique<PseudoNetworkEvaluator>(game.EncodingSize(), game.num_actions(), 3);
+  };
+  const CollectingSink one = RunOnce(game, config, 2, 0, 48, factory);
+  config.workers = 3;
+  const CollectingSink three = RunOnce(game, config, 2, 0, 48, factory);
+  for (SampleKind kind : kSampleKinds) {
+    INFO(SampleKindName(kind));
+    CHECK(three[kind] == one[kind]);
+  }
+  CHECK(!one[SampleKind::kValue].empty());
+}
+
 TEST_CASE("Traversal: samples are bit-identical for every width and worker count", "[cfr]") {
   LostCities game;
   RunnerConfig base = PlainRunner();
