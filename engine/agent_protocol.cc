@@ -199,14 +199,15 @@ absl::StatusOr<Observation> ParseObservation(std::string_view line, Rng& rng) {
 
 std::string ActionToProtocol(const LostCities& game, const State& state, int action) {
   const Rules& rules = game.rules();
-  const int h = rules.hand_size;
+  const Move move = game.DecodeAction(action);
   Json j;
-  if (action < 2 * h) {
-    j[(action & 1) ? "discard" : "play"] = CardName(rules, state.hand[state.player][action >> 1]);
-  } else if (action == 2 * h) {
+  if (move.is_card()) {
+    j[move.kind == Move::Kind::kDiscard ? "discard" : "play"] =
+        CardName(rules, state.hand[state.player][move.index]);
+  } else if (move.kind == Move::Kind::kDrawDeck) {
     j["draw"] = "deck";
   } else {
-    j["draw"] = std::string(1, kColorLetters[action - 2 * h - 1]);
+    j["draw"] = std::string(1, kColorLetters[move.index]);
   }
   return j.dump();
 }
@@ -234,7 +235,7 @@ absl::StatusOr<int> ActionFromProtocol(const LostCities& game, const State& stat
                             ? IsWager(rules, held) && CardColor(held) == CardColor(*card)
                             : held == *card;
       if (same) {
-        action = 2 * k + (key == "discard");
+        action = game.EncodeMove(key == "discard" ? Move::Discard(k) : Move::Play(k));
         break;
       }
     }

@@ -197,7 +197,7 @@ int CardDecision(const LostCities& game, const State& s, const HeuristicParams& 
       }
     }
   }
-  if (have) return 2 * SlotOf(s, best.card);
+  if (have) return game.EncodeMove(Move::Play(SlotOf(s, best.card)));
 
   // Discard the card with the lowest keep value + danger.
   double best_cost = std::numeric_limits<double>::infinity();
@@ -225,7 +225,7 @@ int CardDecision(const LostCities& game, const State& s, const HeuristicParams& 
       best_slot = k;
     }
   }
-  return 2 * best_slot + 1;
+  return game.EncodeMove(Move::Discard(best_slot));
 }
 
 int DrawDecision(const LostCities& game, const State& s, const HeuristicParams& params,
@@ -269,7 +269,7 @@ int RandomBot::Act(const LostCities& game, const State& state, Rng& rng) {
 
 int DiscardOnlyBot::Act(const LostCities& game, const State& state, Rng& /*rng*/) {
   const ActionMask legal = game.LegalMask(state);
-  if (state.phase == Phase::kCard) return 1;  // discard slot 0 (always legal)
+  if (state.phase == Phase::kCard) return game.EncodeMove(Move::Discard(0));  // always legal
   if ((legal >> game.deck_action()) & 1) return game.deck_action();
   return std::countr_zero(legal);
 }

@@ -157,10 +157,9 @@ ActionMask LostCities::LegalMask(const State& s) const {
     }
     return mask;
   }
-  const int h = rules_.hand_size;
-  if (s.deck_size > 0) mask |= ActionMask{1} << (2 * h);
+  if (s.deck_size > 0) mask |= ActionMask{1} << deck_action();
   for (int c = 0; c < rules_.colors; ++c) {
-    if (s.pile_size[c] > 0 && c != s.last_discard) mask |= ActionMask{1} << (2 * h + 1 + c);
+    if (s.pile_size[c] > 0 && c != s.last_discard) mask |= ActionMask{1} << pile_action(c);
   }
   return mask;
 }
@@ -172,10 +171,10 @@ std::vector<int> LostCities::LegalActions(const State& s) const {
 }
 
 Card LostCities::ActionCard(const State& s, int action) const {
-  const int h = rules_.hand_size;
-  if (action < 2 * h) return s.hand[s.player][action >> 1];
-  if (action == 2 * h) return kNoCard;
-  const int c = action - 2 * h - 1;
+  const Move move = DecodeAction(action);
+  if (move.is_card()) return s.hand[s.player][move.index];
+  if (move.kind == Move::Kind::kDrawDeck) return kNoCard;
+  const int c = move.index;
   return MakeCard(c, s.pile[c][s.pile_size[c] - 1]);
 }
 
@@ -206,12 +205,12 @@ void LostCities::InsertIntoHand(State& s, int player, Card card) const {
 UndoRecord LostCities::ApplyUnchecked(State& s, int action) const {
   LCFR_DCHECK((LegalMask(s) >> action) & 1) << "illegal action " << action;
   const int p = s.player;
-  const int h = rules_.hand_size;
+  const Move move = DecodeAction(action);
   UndoRecord undo{kNoCard, s.last_discard, 0};
   ++s.decisions;
   if (s.phase == Phase::kCard) {
     auto& hand = s.hand[p];
-    const int slot = action >> 1;
+    const int slot = move.index;
     const Card card = hand[slot];
     const int count = s.hand_count[p];
     for (int j = slot; j + 1 < count; ++j) hand[j] = hand[j + 1];
@@ -224,7 +223,7 @@ UndoRecord LostCities::ApplyUnchecked(State& s, int action) const {
     undo.card = card;
     undo.was_known = (s.known[p][c] & bit) != 0;
     s.known[p][c] &= static_cast<uint16_t>(~bit);
-    if ((action & 1) == 0) {
+    if (move.kind == Move::Kind::kPlay) {
       const int old = ColorScore(s, p, c);
       s.expedition[p][c] |= bit;
       s.expedition_sum[p][c] = static_cast<int16_t>(s.expedition_sum[p][c] + value_of_index_[i]);
@@ -243,10 +242,10 @@ UndoRecord LostCities::ApplyUnchecked(State& s, int action) const {
   }
 
   Card card;
-  if (action == 2 * h) {
+  if (move.kind == Move::Kind::kDrawDeck) {
     card = s.deck[--s.deck_size];
   } else {
-    const int c = action - 2 * h - 1;
+    const int c = move.index;
     const int i = s.pile[c][--s.pile_size[c]];
     s.pile[c][s.pile_size[c]] = kNoCard;
     card = MakeCard(c, i);
@@ -268,7 +267,7 @@ UndoRecord LostCities::ApplyUnchecked(State& s, int action) const {
 }
 
 void LostCities::Undo(State& s, int action, const UndoRecord& undo) const {
-  const int h = rules_.hand_size;
+  const Move move = DecodeAction(action);
   s.end = EndReason::kNotOver;
   --s.decisions;
   s.last_discard = undo.last_discard;
@@ -288,7 +287,7 @@ void LostCities::Undo(State& s, int action, const UndoRecord& undo) const {
     for (; j + 1 < count; ++j) hand[j] = hand[j + 1];
     hand[count - 1] = kNoCard;
     s.hand_count[p] = static_cast<uint8_t>(count - 1);
-    if (action == 2 * h) {
+    if (move.kind == Move::Kind::kDrawDeck) {
       ++s.deck_size;
     } else {
       s.pile[c][s.pile_size[c]++] = static_cast<uint8_t>(i);
@@ -299,7 +298,7 @@ void LostCities::Undo(State& s, int action, const UndoRecord& undo) const {
   // Undo a card decision.
   const int p = s.player;
   s.phase = Phase::kCard;
-  if ((action & 1) == 0) {
+  if (move.kind == Move::Kind::kPlay) {
     const int old = ColorScore(s, p, c);
     s.expedition[p][c] &= static_cast<uint16_t>(~bit);
     s.expedition_sum[p][c] = static_cast<int16_t>(s.expedition_sum[p][c] - value_of_index_[i]);
@@ -312,16 +311,16 @@ void LostCities::Undo(State& s, int action, const UndoRecord& undo) const {
 }
 
 std::string LostCities::ActionName(const State& s, int action) const {
-  const int h = rules_.hand_size;
   if (action < 0 || action >= num_actions_) return StrCat("action ", action);
-  if (action < 2 * h) {
-    const int slot = action >> 1;
-    const std::string verb = (action & 1) ? "discard" : "play";
+  const Move move = DecodeAction(action);
+  if (move.is_card()) {
+    const int slot = move.index;
+    const std::string verb = move.kind == Move::Kind::kDiscard ? "discard" : "play";
     if (slot >= s.hand_count[s.player]) return StrCat(verb, " slot ", slot);
     return StrCat(verb, " ", CardName(rules_, s.hand[s.player][slot]));
   }
-  if (action == 2 * h) return "draw deck";
-  return StrCat("draw ", std::string(1, kColorLetters[action - 2 * h - 1]));
+  if (move.kind == Move::Kind::kDrawDeck) return "draw deck";
+  return StrCat("draw ", std::string(1, kColorLetters[move.index]));
 }
 
 absl::Status LostCities::ApplyChecked(State& s, int action) const {
@@ -333,18 +332,18 @@ absl::Status LostCities::ApplyChecked(State& s, int action) const {
     return absl::InvalidArgumentError(
         StrCat("action ", action, " is out of range [0, ", num_actions_, ")"));
   }
-  const int h = rules_.hand_size;
   const int p = s.player;
+  const Move move = DecodeAction(action);
   if (!((LegalMask(s) >> action) & 1)) {
     std::string why;
     if (s.phase == Phase::kCard) {
-      if (action >= 2 * h) {
+      if (!move.is_card()) {
         why = "this is a card decision (play or discard), not a draw";
-      } else if ((action >> 1) >= s.hand_count[p]) {
-        why = StrCat("hand slot ", action >> 1, " is empty (hand has ", int{s.hand_count[p]},
+      } else if (move.index >= s.hand_count[p]) {
+        why = StrCat("hand slot ", move.index, " is empty (hand has ", int{s.hand_count[p]},
                      " cards)");
       } else {
-        const Card card = s.hand[p][action >> 1];
+        const Card card = s.hand[p][move.index];
         const uint32_t exp = s.expedition[p][CardColor(card)];
         const int top = HighestBit(exp);
         why = IsWager(rules_, card) ? StrCat("cannot play wager ", CardName(rules_, card),
@@ -353,10 +352,10 @@ absl::Status LostCities::ApplyChecked(State& s, int action) const {
                                              ": the expedition's highest card is ",
                                              CardName(rules_, MakeCard(CardColor(card), top)));
       }
-    } else if (action < 2 * h) {
+    } else if (move.is_card()) {
       why = "this is a draw decision, not a play or discard";
     } else {
-      const int c = action - 2 * h - 1;
+      const int c = move.index;
       if (c == s.last_discard) {
         why = StrCat("cannot draw back from pile ", std::string(1, kColorLetters[c]),
                      ": it was discarded to this turn");

@@ -28,6 +28,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "engine/card.h"
+#include "engine/move.h"
 #include "engine/check.h"
 #include "engine/rng.h"
 #include "engine/rules.h"
@@ -104,8 +105,11 @@ class LostCities {
 
   const Rules& rules() const { return rules_; }
   int num_actions() const { return num_actions_; }
-  int deck_action() const { return 2 * rules_.hand_size; }
-  int pile_action(int color) const { return 2 * rules_.hand_size + 1 + color; }
+  // Action ids and what they mean (engine/move.h).
+  Move DecodeAction(int action) const { return Move::Decode(action, rules_.hand_size); }
+  int EncodeMove(const Move& move) const { return move.Encode(rules_.hand_size); }
+  int deck_action() const { return EncodeMove(Move::DrawDeck()); }
+  int pile_action(int color) const { return EncodeMove(Move::DrawPile(color)); }
   int MaxDecisions() const { return rules_.max_decisions; }
   // Traversals divide payoffs (score differences) by this: 100 points map to 1.
   static double DefaultPayoffScale() { return 100.0; }

@@ -103,9 +103,11 @@ void CheckedPlayout(const LostCities& game, State s, Rng& rng, Totals& totals) {
 
     const int action = list[rng.Uniform(static_cast<uint32_t>(list.size()))];
     const int p = s.player;
-    if (s.phase == Phase::kCard && (action & 1) == 0) {
+    const Move move = game.DecodeAction(action);
+    CONFORM(move.is_card() == (s.phase == Phase::kCard));
+    if (move.kind == Move::Kind::kPlay) {
       // Ascending expeditions and the wager rule, checked on the move itself.
-      const Card card = s.hand[p][action >> 1];
+      const Card card = s.hand[p][move.index];
       const int c = CardColor(card);
       const uint32_t numbered = s.expedition[p][c] & ~((1u << rules.wagers) - 1);
       if (IsWager(rules, card)) {
@@ -188,6 +190,44 @@ TEST_CASE("conformance: discarding forbids drawing that pile back this turn", "[
   CHECK((game.LegalMask(s) >> 1) & 1);
   game.ApplyUnchecked(s, 1);
   CHECK((((game.LegalMask(s) >> game.pile_action(c)) & 1) == 1 || s.last_discard == c));
+}
+
+TEST_CASE("Move: every action id decodes to one move and encodes back", "[conformance]") {
+  for (int h = 1; h <= kMaxHandSize; ++h) {
+    for (int colors = 1; colors <= kMaxColors; ++colors) {
+      const int actions = 2 * h + 1 + colors;
+      int plays = 0, discards = 0, decks = 0, piles = 0;
+      for (int a = 0; a < actions; ++a) {
+        const Move m = Move::Decode(a, h);
+        CHECK(m.Encode(h) == a);
+        switch (m.kind) {
+          case Move::Kind::kPlay:
+            ++plays;
+            CHECK(m.index < h);
+            break;
+          case Move::Kind::kDiscard:
+            ++discards;
+            CHECK(m.index < h);
+            break;
+          case Move::Kind::kDrawDeck:
+            ++decks;
+            break;
+          case Move::Kind::kDrawPile:
+            ++piles;
+            CHECK(m.index < colors);
+            break;
+        }
+      }
+      CHECK(plays == h);
+      CHECK(discards == h);
+      CHECK(decks == 1);
+      CHECK(piles == colors);
+    }
+  }
+  const LostCities game;
+  CHECK(game.EncodeMove(Move::DrawDeck()) == 16);
+  CHECK(game.EncodeMove(Move::DrawPile(4)) == 21);
+  CHECK(game.DecodeAction(7) == Move::Discard(3));
 }
 
 }  // namespace
