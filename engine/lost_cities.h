@@ -28,8 +28,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "engine/card.h"
-#include "engine/move.h"
 #include "engine/check.h"
+#include "engine/move.h"
 #include "engine/rng.h"
 #include "engine/rules.h"
 
