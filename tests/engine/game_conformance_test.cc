@@ -1,0 +1,108 @@
+// The generic conformance template: what every model of the Game concept (engine/game.h) must do,
+// checked by seeded random playouts on Kuhn, Leduc and Lost Cities (classic and small variants).
+// The Lost Cities suite (conformance_test.cc) adds the game's own invariants.
+#include <bit>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <vector>
+
+#include "engine/game.h"
+#include "engine/kuhn.h"
+#include "engine/leduc.h"
+#include "engine/lost_cities.h"
+#include "engine/rng.h"
+
+namespace lcfr::engine {
+namespace {
+
+struct Totals {
+  int games = 0;
+  int64_t decisions = 0;
+};
+
+// At every state of `games` seeded random playouts:
+// - the legal mask is within the action space, empty exactly at terminal states;
+// - the player to move is 0 or 1 and the encoding has EncodingSize() finite values;
+// - Undo after ApplyUnchecked restores the state exactly, for every legal action;
+// - a game ends within MaxDecisions() decisions;
+// - terminal payoffs are zero-sum;
+// - the same seed replays the same game (the deal and the actions).
+template <Game G>
+Totals CheckConformance(const G& game, int games, uint64_t seed) {
+  Totals totals;
+  const int actions = game.num_actions();
+  REQUIRE(actions >= 1);
+  REQUIRE(actions <= 32);
+  REQUIRE(game.EncodingSize() >= 1);
+  REQUIRE(game.EncodingVersion() >= 1);
+  std::vector<float> features(game.EncodingSize());
+  const uint32_t space = actions == 32 ? ~0u : (1u << actions) - 1;
+  for (int g = 0; g < games; ++g) {
+    Rng rng(DeriveSeed({seed, static_cast<uint64_t>(g)}));
+    typename G::State s = game.Deal(rng);
+    Rng replay_rng(DeriveSeed({seed, static_cast<uint64_t>(g)}));
+    CHECK(game.Deal(replay_rng) == s);
+    int decisions = 0;
+    while (!game.IsTerminal(s)) {
+      const uint32_t legal = game.LegalMask(s);
+      REQUIRE(legal != 0);
+      REQUIRE((legal & ~space) == 0);
+      const int player = game.CurrentPlayer(s);
+      REQUIRE((player == 0 || player == 1));
+      game.Encode(s, features);
+      bool finite = true;
+      for (float f : features) finite &= std::isfinite(f);
+      REQUIRE(finite);
+      bool restored = true;
+      for (uint32_t m = legal; m; m &= m - 1) {
+        const int a = std::countr_zero(m);
+        const typename G::State before = s;
+        const auto undo = game.ApplyUnchecked(s, a);
+        game.Undo(s, a, undo);
+        restored &= s == before;
+      }
+      REQUIRE(restored);
+      uint32_t pick = legal;
+      for (uint32_t k = rng.Uniform(static_cast<uint32_t>(std::popcount(legal))); k > 0; --k) {
+        pick &= pick - 1;
+      }
+      game.ApplyUnchecked(s, std::countr_zero(pick));
+      ++decisions;
+      REQUIRE(decisions <= game.MaxDecisions());
+    }
+    CHECK(game.LegalMask(s) == 0u);
+    CHECK(static_cast<double>(game.Payoff(s, 0)) == -static_cast<double>(game.Payoff(s, 1)));
+    ++totals.games;
+    totals.decisions += decisions;
+  }
+  return totals;
+}
+
+TEST_CASE("Game conformance: Kuhn poker", "[conformance]") {
+  const Totals t = CheckConformance(KuhnPoker(), 300, 1);
+  CHECK(t.games == 300);
+  CHECK(t.decisions >= 2 * 300);
+}
+
+TEST_CASE("Game conformance: Leduc poker", "[conformance]") {
+  const Totals t = CheckConformance(LeducPoker(), 300, 2);
+  CHECK(t.decisions >= 2 * 300);
+}
+
+TEST_CASE("Game conformance: Lost Cities, classic and variants", "[conformance]") {
+  CHECK(CheckConformance(LostCities(), 20, 3).games == 20);
+  Rules small;
+  small.colors = 2;
+  small.ranks = 3;
+  small.wagers = 1;
+  small.hand_size = 3;
+  small.max_decisions = 40;  // the cap ends some games
+  CHECK(CheckConformance(LostCities(small), 200, 4).games == 200);
+  Rules six;
+  six.colors = 6;
+  six.hand_size = 9;
+  CHECK(CheckConformance(LostCities(six), 10, 5).games == 10);
+}
+
+}  // namespace
+}  // namespace lcfr::engine
