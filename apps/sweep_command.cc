@@ -179,8 +179,9 @@ int RunSweep(const SweepOptions& opts) {
   for (const std::string& width : widths) {
     traversal::RunnerConfig config;
     config.workers = opts.workers;
-    config.recursive = width == "recursive";
-    config.worker_chunk_size = config.recursive ? 1 : std::stoi(width);
+    const bool recursive = width == "recursive";
+    config.scheduling = recursive ? traversal::Scheduling::kDirect : traversal::Scheduling::kFibers;
+    config.worker_chunk_size = recursive ? 1 : std::stoi(width);
     config.seed = opts.seed;
     config.cfr = traversal::FullRecordingCfrConfig();
     config.cfr.scheme = traversal::Scheme::kHybrid;
@@ -200,7 +201,7 @@ int RunSweep(const SweepOptions& opts) {
                                                           training::HandOut(*evaluators));
     // Enough traversals to keep every fiber busy: at least two rounds of the width.
     const int64_t count =
-        config.recursive
+        recursive
             ? opts.traversals
             : std::max<int64_t>(opts.traversals, 2LL * config.worker_chunk_size * opts.workers);
     traversal::CollectingSink sink(game.EncodingSize(), game.num_actions());

@@ -83,7 +83,7 @@ void BM_LostCitiesTraversalWidth(benchmark::State& state) {
   RunnerConfig config;
   config.workers = 1;
   config.cfr = FullRecordingCfrConfig();
-  config.recursive = width == 0;
+  config.scheduling = width == 0 ? Scheduling::kDirect : Scheduling::kFibers;
   config.worker_chunk_size = width == 0 ? 1 : width;
   config.seed = 7;
   config.cfr.scheme = Scheme::kHybrid;

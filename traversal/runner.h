@@ -1,6 +1,7 @@
 // Runs an iteration's CFR traversals on several workers: each worker is a thread with its own
-// Evaluator and FiberBatcher (worker_chunk_size fibers), or, with `recursive`, the plain
-// one-request-at-a-time recursion that the fibers replace (the baseline of benchmarks).
+// Evaluator and Scheduler (traversal/scheduler.h): worker_chunk_size fibers (FiberScheduler),
+// or, with Scheduling::kDirect, the plain one-request-at-a-time recursion that the fibers
+// replace (DirectScheduler, the baseline of benchmarks).
 //
 // Determinism: traversal i of (iteration, traverser) draws from its own Rng stream
 // DeriveSeed({seed, iteration, traverser, i}); worker w runs the contiguous index range
@@ -29,6 +30,7 @@
 #include "traversal/evaluator.h"
 #include "traversal/fiber_batcher.h"
 #include "traversal/samples.h"
+#include "traversal/scheduler.h"
 #include "traversal/stats.h"
 
 namespace lcfr::traversal {
@@ -48,8 +50,14 @@ struct SchedulerConfig {
 // SchedulerConfig's field table (engine/fields.h).
 std::span<const engine::Field<SchedulerConfig>> SchedulerConfigFields();
 
+// Which Scheduler each worker gets.
+enum class Scheduling {
+  kFibers,  // worker_chunk_size traversals in flight as fibers, batched (FiberScheduler)
+  kDirect,  // the plain recursion, one request in flight per worker (DirectScheduler)
+};
+
 struct RunnerConfig : SchedulerConfig {
-  bool recursive = false;  // plain recursion, one request in flight per worker (baseline)
+  Scheduling scheduling = Scheduling::kFibers;
   uint64_t seed = 0;       // run seed; every traversal's stream derives from it
   size_t stack_bytes = 0;  // per fiber; 0 = StackBytesForDepth(game.MaxDecisions())
   bool guard_stacks = kGuardStacksByDefault;
@@ -75,15 +83,16 @@ class TraversalRunner {
     batcher.stack_bytes =
         config.stack_bytes > 0 ? config.stack_bytes : StackBytesForDepth(game.MaxDecisions());
     batcher.guard_stacks = config.guard_stacks;
-    const int slots = config.recursive ? 1 : config.worker_chunk_size;
     for (int w = 0; w < config.workers; ++w) {
       auto worker = std::make_unique<Worker>();
       worker->evaluator = factory(w);
       LCFR_CHECK(worker->evaluator != nullptr);
-      if (!config.recursive) {
-        worker->batcher = std::make_unique<FiberBatcher>(batcher, worker->evaluator.get());
+      if (config.scheduling == Scheduling::kDirect) {
+        worker->scheduler = std::make_unique<DirectScheduler>(worker->evaluator.get());
+      } else {
+        worker->scheduler = std::make_unique<FiberScheduler>(batcher, worker->evaluator.get());
       }
-      for (int s = 0; s < slots; ++s) {
+      for (int s = 0; s < worker->scheduler->slots(); ++s) {
         worker->features.emplace_back(game.EncodingSize());
         worker->slots.push_back(NewBlock());
       }
@@ -133,9 +142,7 @@ class TraversalRunner {
   const RunnerConfig& config() const { return config_; }
   int num_workers() const { return static_cast<int>(workers_.size()); }
   // Cumulative statistics of one worker since construction or ResetStats.
-  const WorkerStats& worker_stats(int w) const {
-    return workers_[w]->batcher ? workers_[w]->batcher->stats() : workers_[w]->direct_stats;
-  }
+  const WorkerStats& worker_stats(int w) const { return workers_[w]->scheduler->stats(); }
   WorkerStats TotalStats() const {
     WorkerStats total;
     for (int w = 0; w < num_workers(); ++w) total.Merge(worker_stats(w));
@@ -143,8 +150,7 @@ class TraversalRunner {
   }
   void ResetStats() {
     for (auto& worker : workers_) {
-      if (worker->batcher) worker->batcher->stats() = WorkerStats{};
-      worker->direct_stats = WorkerStats{};
+      worker->scheduler->stats() = WorkerStats{};
     }
   }
 
@@ -155,8 +161,7 @@ class TraversalRunner {
   Block NewBlock() const { return SampleSet(game_.EncodingSize(), game_.num_actions()); }
   struct Worker {
     std::unique_ptr<Evaluator> evaluator;
-    std::unique_ptr<FiberBatcher> batcher;     // null for the plain recursion
-    WorkerStats direct_stats;                  // the plain recursion's statistics
+    std::unique_ptr<Scheduler> scheduler;
     std::vector<std::vector<float>> features;  // per fiber slot
     std::vector<Block> slots;                  // per fiber slot
     std::map<int64_t, Block> parked;           // finished out of order, by traversal index
@@ -205,7 +210,7 @@ class TraversalRunner {
     Worker& worker = *workers_[w];
     worker.next_to_emit = begin;
     try {
-      WorkerStats& stats = worker.batcher ? worker.batcher->stats() : worker.direct_stats;
+      WorkerStats& stats = worker.scheduler->stats();
       auto task = [&, begin](int64_t i, PolicyClient& policy) {
         const int64_t index = begin + i;
         Block& slot = worker.slots[policy.slot()];
@@ -217,19 +222,7 @@ class TraversalRunner {
         RunTraversal<G>(params, rng, policy, worker.features[policy.slot()], slot, stats);
         Complete(w, index, slot, sink);
       };
-      if (worker.batcher) {
-        worker.batcher->Run(count, task);
-      } else {
-        PolicyClient policy = PolicyClient::Direct(worker.evaluator.get(), &stats);
-        for (int64_t i = 0; i < count; ++i) {
-          const uint64_t start = CycleClock::Now();
-          const uint64_t evaluator_before = stats.evaluator_ticks;
-          task(i, policy);
-          ++stats.traversals;
-          stats.game_ticks +=
-              CycleClock::Now() - start - (stats.evaluator_ticks - evaluator_before);
-        }
-      }
+      worker.scheduler->Run(count, task);
     } catch (...) {
       worker.error = std::current_exception();
     }

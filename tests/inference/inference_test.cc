@@ -346,7 +346,7 @@ CATCH_TEST_CASE("Traversal with the batched evaluator: Lost Cities, fibers vs re
   std::vector<traversal::CollectingSink> sinks;
   std::vector<traversal::WorkerStats> stats;
   for (bool recursive : {true, false}) {
-    config.recursive = recursive;
+    config.scheduling = recursive ? traversal::Scheduling::kDirect : traversal::Scheduling::kFibers;
     config.worker_chunk_size = 8;
     traversal::TraversalRunner<engine::LostCities> runner(game, config, factory);
     traversal::CollectingSink sink(game.EncodingSize(), game.num_actions());

@@ -117,7 +117,7 @@ TEST_CASE("Traversal: samples are bit-identical for every width and worker count
   };
   const int64_t count = 10;
   RunnerConfig recursive = base;
-  recursive.recursive = true;
+  recursive.scheduling = Scheduling::kDirect;
   WorkerStats reference_stats;
   const CollectingSink reference = RunOnce(game, recursive, 3, 1, count, factory, &reference_stats);
   REQUIRE(reference[SampleKind::kAdvantage].size() > 0);
