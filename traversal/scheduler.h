@@ -35,8 +35,7 @@ class Scheduler {
 class FiberScheduler : public Scheduler {
  public:
   // `evaluator` must outlive the scheduler.
-  FiberScheduler(const BatcherConfig& config, Evaluator* evaluator)
-      : batcher_(config, evaluator) {}
+  FiberScheduler(const BatcherConfig& config, Evaluator* evaluator) : batcher_(config, evaluator) {}
   void Run(int64_t count, const Task& task) override { batcher_.Run(count, task); }
   int slots() const override { return batcher_.config().width; }
   WorkerStats& stats() override { return batcher_.stats(); }
