@@ -118,23 +118,26 @@ absl::Status SetFromYaml(S& s, const Field<S>& field, const YAML::Node& value,
   auto bad = [&](const std::string& what) { return Bad(where, name, what); };
   auto number = [&]<typename T>(T S::*member) -> absl::Status {
     if (!value.IsScalar()) return bad("expected a number");
-    T parsed;
+    double x;  // range-checked before the conversion to T, which could wrap
     try {
       if constexpr (std::is_same_v<T, double>) {
-        parsed = value.as<double>();
+        x = value.as<double>();
       } else {
-        parsed = static_cast<T>(value.as<long long>());
+        x = static_cast<double>(value.as<long long>());
       }
     } catch (const YAML::Exception&) {
       return bad(lcfr::StrCat("expected ", std::is_same_v<T, double> ? "a number" : "an integer",
                               ", got '", value.Scalar(), "'"));
     }
-    const double x = static_cast<double>(parsed);
     if (!(x >= field.min && x <= field.max)) {
       return bad(lcfr::StrCat(value.Scalar(), " is out of range [", engine::NumberText(field.min),
                               ", ", engine::NumberText(field.max), "]"));
     }
-    s.*member = parsed;
+    if constexpr (std::is_same_v<T, double>) {
+      s.*member = x;
+    } else {
+      s.*member = static_cast<T>(value.as<long long>());
+    }
     return absl::OkStatus();
   };
   struct Visitor {

@@ -63,16 +63,22 @@ absl::StatusOr<IterationMetrics> IterationMetrics::FromJsonLine(std::string_view
   }
   if (!j.is_object()) return absl::InvalidArgumentError("expected a JSON object");
   std::string missing;
-  // Reads j[a][b]... as T; on a missing key or a wrong type, records the key path.
-  auto get = [&missing](const Json& node, std::initializer_list<const char*> path,
-                        auto& out) -> bool {
+  // Reads j[a][b]... as T. A wrong type is an error (the key path is recorded); so is a missing
+  // key that is required. Other keys may be missing: lines written by earlier versions lack
+  // some (they keep their defaults).
+  auto read = [&missing](const Json& node, std::initializer_list<const char*> path, auto& out,
+                         bool required) -> bool {
     const Json* at = &node;
     std::string name;
     for (const char* key : path) {
+      if (!at->is_object()) {  // an enclosing key holds something else than an object
+        if (missing.empty()) missing = name + " (of the wrong type)";
+        return false;
+      }
       if (!name.empty()) name.push_back('.');
       name.append(key);
-      if (!at->is_object() || !at->contains(key)) {
-        if (missing.empty()) missing = name;
+      if (!at->contains(key)) {
+        if (required && missing.empty()) missing = name;
         return false;
       }
       at = &(*at)[key];
@@ -85,8 +91,14 @@ absl::StatusOr<IterationMetrics> IterationMetrics::FromJsonLine(std::string_view
       return false;
     }
   };
+  auto get = [&read](const Json& node, std::initializer_list<const char*> path, auto& out) {
+    return read(node, path, out, false);
+  };
+  auto need = [&read](const Json& node, std::initializer_list<const char*> path, auto& out) {
+    return read(node, path, out, true);
+  };
   IterationMetrics m;
-  get(j, {"iteration"}, m.iteration);
+  need(j, {"iteration"}, m.iteration);
   auto optional = [&](const char* key, std::optional<double>& out) {
     if (j.contains(key)) {
       double v = 0;
@@ -103,9 +115,9 @@ absl::StatusOr<IterationMetrics> IterationMetrics::FromJsonLine(std::string_view
     for (const auto& [name, r] : j["eval"].items()) {
       BotResult b;
       b.opponent = name;
-      get(r, {"win_rate"}, b.win_rate);
-      get(r, {"ci_low"}, b.ci_low);
-      get(r, {"ci_high"}, b.ci_high);
+      need(r, {"win_rate"}, b.win_rate);
+      need(r, {"ci_low"}, b.ci_low);
+      need(r, {"ci_high"}, b.ci_high);
       get(r, {"mean_score_diff"}, b.mean_score_diff);
       get(r, {"games"}, b.games);
       get(r, {"capped"}, b.capped);
@@ -127,7 +139,7 @@ absl::StatusOr<IterationMetrics> IterationMetrics::FromJsonLine(std::string_view
   get(j, {"rows_per_forward"}, m.rows_per_forward);
   get(j, {"capped_leaves"}, m.capped_leaves);
   std::vector<double> losses;
-  if (get(j, {"advantage_loss"}, losses) && losses.size() == 2) {
+  if (need(j, {"advantage_loss"}, losses) && losses.size() == 2) {
     m.advantage_loss = {losses[0], losses[1]};
   } else if (missing.empty()) {
     missing = "advantage_loss (expected two numbers)";
@@ -136,16 +148,20 @@ absl::StatusOr<IterationMetrics> IterationMetrics::FromJsonLine(std::string_view
   get(j, {"samples", "strategy"}, m.samples[SampleKind::kStrategy]);
   get(j, {"samples", "value"}, m.samples[SampleKind::kValue]);
   std::vector<std::string> digests;
-  if (get(j, {"samples", "digest"}, digests) && digests.size() == 2) {
-    m.digest = {digests[0], digests[1]};
-  } else if (missing.empty()) {
-    missing = "samples.digest (expected two strings)";
+  if (get(j, {"samples", "digest"}, digests)) {
+    if (digests.size() == 2) {
+      m.digest = {digests[0], digests[1]};
+    } else if (missing.empty()) {
+      missing = "samples.digest (expected two strings)";
+    }
   }
   std::vector<int64_t> sizes;
-  if (get(j, {"memory", "advantage"}, sizes) && sizes.size() == 2) {
-    m.memory.advantage = {sizes[0], sizes[1]};
-  } else if (missing.empty()) {
-    missing = "memory.advantage (expected two integers)";
+  if (get(j, {"memory", "advantage"}, sizes)) {
+    if (sizes.size() == 2) {
+      m.memory.advantage = {sizes[0], sizes[1]};
+    } else if (missing.empty()) {
+      missing = "memory.advantage (expected two integers)";
+    }
   }
   get(j, {"memory", "strategy"}, m.memory.strategy);
   get(j, {"memory", "advantage_fill"}, m.memory.advantage_fill);

@@ -63,7 +63,9 @@ struct IterationMetrics {
 
   // The metrics.jsonl line (no newline), keys in the order of docs/training.md.
   std::string ToJsonLine() const;
-  // Parses a metrics.jsonl line; errors name the key that is missing or of the wrong type.
+  // Parses a metrics.jsonl line; errors name the key that is of the wrong type, or missing
+  // among those every version wrote (iteration, advantage_loss, an evaluation's win rate and
+  // interval). Other missing keys keep their defaults.
   static absl::StatusOr<IterationMetrics> FromJsonLine(std::string_view line);
 };
 

@@ -46,6 +46,10 @@ TEST_CASE("Config: unknown keys and bad values are errors naming them", "[config
   REQUIRE(!range.ok());
   CHECK_THAT(std::string(range.status().message()),
              Catch::Contains("x.yaml:2: traversal.workers: 0 is out of range [1, 1024]"));
+  // A value beyond int's range is out of range, not wrapped into it.
+  auto huge = ParseConfig("traversal:\n  workers: 4294967297\n", "x.yaml");
+  REQUIRE(!huge.ok());
+  CHECK_THAT(std::string(huge.status().message()), Catch::Contains("4294967297 is out of range"));
   auto type = ParseConfig("training:\n  learning_rate: fast\n", "x.yaml");
   REQUIRE(!type.ok());
   CHECK_THAT(std::string(type.status().message()),

@@ -31,7 +31,18 @@ TEST_CASE("IterationMetrics: a line round-trips, and bad lines name the key", "[
   CHECK_THAT(ProgressLine(*back, 10, 65), Catch::Contains("iter 4/10 | 1m5s/it | ETA 6m30s"));
   CHECK_THAT(ProgressLine(*back, 10, 65), Catch::Contains("| value loss 0.5 | vs random 0.9"));
   CHECK_THAT(std::string(IterationMetrics::FromJsonLine("{\"iteration\": 1}").status().message()),
-             Catch::Contains("key time"));
+             Catch::Contains("key advantage_loss"));
+  // A line of an earlier version, without the newer keys, still reads.
+  auto old = IterationMetrics::FromJsonLine(
+      "{\"iteration\": 2, \"advantage_loss\": [0.5, 0.25], \"policy_calls_per_s\": 9}");
+  REQUIRE(old.ok());
+  CHECK(old->policy_calls_per_s == 9);
+  CHECK(!old->eval.has_value());
+  CHECK_THAT(std::string(IterationMetrics::FromJsonLine(
+                             "{\"iteration\": 2, \"advantage_loss\": [0.5, 0.25], \"time\": 3}")
+                             .status()
+                             .message()),
+             Catch::Contains("key time (of the wrong type)"));
   CHECK_THAT(std::string(IterationMetrics::FromJsonLine("[1, 2]").status().message()),
              Catch::Contains("expected a JSON object"));
   std::string bad = line;
