@@ -24,6 +24,13 @@ std::string JoinNames(std::span<const EnumName> names) {
   return out;
 }
 
+absl::StatusOr<int> ParseEnumName(std::span<const EnumName> names, std::string_view name,
+                                  std::string_view what) {
+  if (std::optional<int> value = ValueOf(names, name)) return *value;
+  return absl::InvalidArgumentError(
+      StrCat("unknown ", what, " '", name, "' (expected ", JoinNames(names), ")"));
+}
+
 std::string NumberText(double value) { return fmt::format("{}", value); }
 
 absl::Status OutOfRange(std::string_view prefix, std::string_view key, std::string_view value,

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 
 namespace lcfr::engine {
 
@@ -39,6 +40,17 @@ std::string_view NameOf(std::span<const EnumName> names, int value);
 std::optional<int> ValueOf(std::span<const EnumName> names, std::string_view name);
 // "a, b, c" in table order.
 std::string JoinNames(std::span<const EnumName> names);
+// The value called `name`, or an error "unknown <what> '<name>' (expected a, b, c)".
+absl::StatusOr<int> ParseEnumName(std::span<const EnumName> names, std::string_view name,
+                                  std::string_view what);
+// The same, as the enum type E.
+template <typename E>
+absl::StatusOr<E> ParseEnum(std::span<const EnumName> names, std::string_view name,
+                            std::string_view what) {
+  absl::StatusOr<int> value = ParseEnumName(names, name, what);
+  if (!value.ok()) return value.status();
+  return static_cast<E>(*value);
+}
 
 // Reads and writes an enum member as its underlying int (made by Choice below).
 template <typename S>

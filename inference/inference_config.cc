@@ -28,9 +28,7 @@ std::string_view PrecisionName(Precision precision) {
 }
 
 absl::StatusOr<Precision> ParsePrecision(std::string_view name) {
-  if (auto value = engine::ValueOf(kPrecisionNames, name)) return static_cast<Precision>(*value);
-  return absl::InvalidArgumentError(lcfr::StreamCat("unknown precision '", name, "' (expected ",
-                                                    engine::JoinNames(kPrecisionNames), ")"));
+  return engine::ParseEnum<Precision>(kPrecisionNames, name, "precision");
 }
 
 }  // namespace lcfr::inference

@@ -14,14 +14,6 @@ constexpr engine::Field<NetworkConfig> kNetworkFields[] = {
                                                "activation of the hidden layers"),
 };
 
-template <typename E>
-absl::StatusOr<E> ParseName(std::span<const engine::EnumName> names, std::string_view name,
-                            const char* what) {
-  if (auto value = engine::ValueOf(names, name)) return static_cast<E>(*value);
-  return absl::InvalidArgumentError(
-      lcfr::StreamCat("unknown ", what, " '", name, "' (expected ", engine::JoinNames(names), ")"));
-}
-
 }  // namespace
 
 std::string_view ActivationName(Activation activation) {
@@ -29,7 +21,7 @@ std::string_view ActivationName(Activation activation) {
 }
 
 absl::StatusOr<Activation> ParseActivation(std::string_view name) {
-  return ParseName<Activation>(kActivationNames, name, "activation");
+  return engine::ParseEnum<Activation>(kActivationNames, name, "activation");
 }
 
 std::string_view DeviceName(Device device) {
@@ -37,7 +29,7 @@ std::string_view DeviceName(Device device) {
 }
 
 absl::StatusOr<Device> ParseDevice(std::string_view name) {
-  return ParseName<Device>(kDeviceNames, name, "device");
+  return engine::ParseEnum<Device>(kDeviceNames, name, "device");
 }
 
 std::span<const engine::Field<NetworkConfig>> NetworkConfigFields() { return kNetworkFields; }

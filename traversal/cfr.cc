@@ -42,9 +42,7 @@ std::string_view SchemeName(Scheme scheme) {
 }
 
 absl::StatusOr<Scheme> ParseScheme(std::string_view name) {
-  if (auto value = engine::ValueOf(kSchemeNames, name)) return static_cast<Scheme>(*value);
-  return absl::InvalidArgumentError(lcfr::StrCat("unknown sampling scheme '", name, "' (expected ",
-                                                 engine::JoinNames(kSchemeNames), ")"));
+  return engine::ParseEnum<Scheme>(kSchemeNames, name, "sampling scheme");
 }
 
 PerKind<bool> SchemeSampleKinds(Scheme scheme) {

@@ -16,6 +16,7 @@
 #include "engine/leduc.h"
 #include "engine/lost_cities.h"
 #include "engine/rng.h"
+#include "tests/golden_file.h"
 
 namespace lcfr::engine {
 namespace {
@@ -72,19 +73,7 @@ std::string AllEncodings() {
 }
 
 TEST_CASE("golden: fixed playouts encode to the checked-in features", "[golden]") {
-  const std::string fresh = AllEncodings();
-  if (std::getenv("LCFR_UPDATE_GOLDEN") != nullptr) std::ofstream(kGoldenFile) << fresh;
-  std::ifstream in(kGoldenFile);
-  std::stringstream golden;
-  golden << in.rdbuf();
-  REQUIRE(!golden.str().empty());
-  std::istringstream want(golden.str()), got(fresh);
-  std::string want_line, got_line;
-  while (std::getline(want, want_line)) {
-    REQUIRE(std::getline(got, got_line));
-    CHECK(got_line == want_line);
-  }
-  CHECK(!std::getline(got, got_line));
+  testing::CheckGoldenFile(kGoldenFile, AllEncodings());
 }
 
 }  // namespace

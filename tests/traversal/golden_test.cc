@@ -14,6 +14,7 @@
 #include "engine/kuhn.h"
 #include "engine/leduc.h"
 #include "engine/lost_cities.h"
+#include "tests/golden_file.h"
 #include "traversal/cfr.h"
 #include "traversal/evaluators.h"
 #include "traversal/runner.h"
@@ -88,26 +89,8 @@ std::string AllDigests() {
   return out;
 }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 TEST_CASE("golden: fixed traversal batches give the checked-in sample digests", "[golden]") {
-  const std::string fresh = AllDigests();
-  if (std::getenv("LCFR_UPDATE_GOLDEN") != nullptr) std::ofstream(kGoldenFile) << fresh;
-  const std::string golden = ReadFile(kGoldenFile);
-  REQUIRE(!golden.empty());
-  // Line by line, so a failure names the batch that changed.
-  std::istringstream want(golden), got(fresh);
-  std::string want_line, got_line;
-  while (std::getline(want, want_line)) {
-    REQUIRE(std::getline(got, got_line));
-    CHECK(got_line == want_line);
-  }
-  CHECK(!std::getline(got, got_line));
+  testing::CheckGoldenFile(kGoldenFile, AllDigests());
 }
 
 }  // namespace
