@@ -99,16 +99,15 @@ absl::StatusOr<IterationMetrics> IterationMetrics::FromJsonLine(std::string_view
   };
   IterationMetrics m;
   need(j, {"iteration"}, m.iteration);
-  auto optional = [&](const char* key, std::optional<double>& out) {
-    if (j.contains(key)) {
-      double v = 0;
-      if (get(j, {key}, v)) out = v;
-    }
+  // An optional value: set when its key is there (a wrong type is still an error).
+  auto maybe = [&get](const Json& node, std::initializer_list<const char*> path, auto& out) {
+    typename std::decay_t<decltype(out)>::value_type value{};
+    if (get(node, path, value)) out = value;
   };
-  optional("value_loss", m.value_loss);
-  optional("strategy_loss", m.strategy_loss);
-  optional("exploitability", m.exploitability);
-  optional("nash_conv", m.nash_conv);
+  maybe(j, {"value_loss"}, m.value_loss);
+  maybe(j, {"strategy_loss"}, m.strategy_loss);
+  maybe(j, {"exploitability"}, m.exploitability);
+  maybe(j, {"nash_conv"}, m.nash_conv);
   if (j.contains("eval")) {
     if (!j["eval"].is_object()) return absl::InvalidArgumentError("eval: expected an object");
     std::vector<BotResult> results;
@@ -130,46 +129,21 @@ absl::StatusOr<IterationMetrics> IterationMetrics::FromJsonLine(std::string_view
   get(j, {"time", "value_training"}, m.time.value_training);
   get(j, {"time", "strategy_training"}, m.time.strategy_training);
   get(j, {"time", "evaluation"}, m.time.evaluation);
-  if (j.contains("time") && j["time"].is_object() && j["time"].contains("checkpoint")) {
-    double v = 0;
-    if (get(j, {"time", "checkpoint"}, v)) m.time.checkpoint = v;
-  }
+  maybe(j, {"time", "checkpoint"}, m.time.checkpoint);
   get(j, {"traversals_per_s"}, m.traversals_per_s);
   get(j, {"policy_calls_per_s"}, m.policy_calls_per_s);
   get(j, {"rows_per_forward"}, m.rows_per_forward);
   get(j, {"capped_leaves"}, m.capped_leaves);
-  std::vector<double> losses;
-  if (need(j, {"advantage_loss"}, losses) && losses.size() == 2) {
-    m.advantage_loss = {losses[0], losses[1]};
-  } else if (missing.empty()) {
-    missing = "advantage_loss (expected two numbers)";
-  }
+  need(j, {"advantage_loss"}, m.advantage_loss);  // the pairs: one entry per player
   get(j, {"samples", "advantage"}, m.samples[SampleKind::kAdvantage]);
   get(j, {"samples", "strategy"}, m.samples[SampleKind::kStrategy]);
   get(j, {"samples", "value"}, m.samples[SampleKind::kValue]);
-  std::vector<std::string> digests;
-  if (get(j, {"samples", "digest"}, digests)) {
-    if (digests.size() == 2) {
-      m.digest = {digests[0], digests[1]};
-    } else if (missing.empty()) {
-      missing = "samples.digest (expected two strings)";
-    }
-  }
-  std::vector<int64_t> sizes;
-  if (get(j, {"memory", "advantage"}, sizes)) {
-    if (sizes.size() == 2) {
-      m.memory.advantage = {sizes[0], sizes[1]};
-    } else if (missing.empty()) {
-      missing = "memory.advantage (expected two integers)";
-    }
-  }
+  get(j, {"samples", "digest"}, m.digest);
+  get(j, {"memory", "advantage"}, m.memory.advantage);
   get(j, {"memory", "strategy"}, m.memory.strategy);
   get(j, {"memory", "advantage_fill"}, m.memory.advantage_fill);
   get(j, {"memory", "strategy_fill"}, m.memory.strategy_fill);
-  if (j.contains("memory") && j["memory"].is_object() && j["memory"].contains("value")) {
-    int64_t v = 0;
-    if (get(j, {"memory", "value"}, v)) m.memory.value = v;
-  }
+  maybe(j, {"memory", "value"}, m.memory.value);
   get(j, {"distributed", "world_size"}, m.world_size);
   get(j, {"distributed", "weights_checksum"}, m.weights_checksum);
   if (!missing.empty()) return absl::InvalidArgumentError(lcfr::StrCat("key ", missing));
