@@ -65,7 +65,7 @@ int RunAgent(const AgentOptions& opts) {
       continue;
     }
     const engine::LostCities game(obs->rules);
-    const int action = player->Act(game, obs->state, rng);
+    const int action = player->Act(game, game.MoverView(obs->state), rng);
     std::cout << engine::ActionToProtocol(game, obs->state, action) << std::endl;
   }
   return errors == 0 ? kExitOk : kExitBadInput;

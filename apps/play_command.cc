@@ -132,12 +132,12 @@ int RunPlay(const PlayOptions& opts) {
   while (!engine::LostCities::IsTerminal(s)) {
     int action;
     if (engine::LostCities::CurrentPlayer(s) != opts.seat) {
-      action = opponent->Act(game, s, rng);
+      action = opponent->Act(game, game.MoverView(s), rng);
       fmt::print("opponent: {}\n", game.ActionName(s, action));
     } else {
       PrintBoard(game, s, opts.seat);
       if (autoplayer) {
-        action = autoplayer->Act(game, s, rng);
+        action = autoplayer->Act(game, game.MoverView(s), rng);
         fmt::print("you ({}): {}\n", opts.auto_bot, game.ActionName(s, action));
       } else {
         while (true) {

@@ -24,25 +24,23 @@ uint32_t Between(int lo, int hi) {
   return ((1u << hi) - 1) & ~at_or_below_lo;
 }
 
-// Everything the heuristic derives from the mover's view of the state.
-class View {
+// Everything the heuristic derives from the mover's view (mover-relative: player 0 is the
+// mover, 1 the opponent).
+class Analysis {
  public:
-  View(const LostCities& game, const State& s, const HeuristicParams& params)
+  Analysis(const LostCities& game, const View& s, const HeuristicParams& params)
       : rules_(game.rules()), s_(s), params_(params) {
-    me_ = s.player;
-    opp_ = 1 - me_;
     const int k = rules_.cards_per_color();
     color_mask_ = (1u << k) - 1;
     wager_mask_ = (1u << rules_.wagers) - 1;
     int unseen_total = 0;
-    for (int j = 0; j < s.hand_count[me_]; ++j) {
-      const Card card = s.hand[me_][j];
+    for (int j = 0; j < s.hand_count; ++j) {
+      const Card card = s.hand[j];
       hand_[CardColor(card)] |= 1u << CardIndex(card);
     }
     for (int c = 0; c < rules_.colors; ++c) {
-      for (int j = 0; j < s.pile_size[c]; ++j) piled_[c] |= 1u << s.pile[c][j];
       const uint32_t visible =
-          hand_[c] | s.expedition[0][c] | s.expedition[1][c] | piled_[c] | s.known[opp_][c];
+          hand_[c] | s.expedition[0][c] | s.expedition[1][c] | s.piled[c] | s.opponent_known[c];
       unseen_[c] = color_mask_ & ~visible;
       unseen_total += std::popcount(unseen_[c]);
       playable_[0][c] = PlayableMask(s.expedition[0][c]);
@@ -53,13 +51,14 @@ class View {
     my_turns_left_ = (s.deck_size + 1) / 2;
   }
 
-  int me() const { return me_; }
+  static constexpr int kMe = 0;
+  int me() const { return kMe; }
   int Value(int index) const { return CardValue(rules_, MakeCard(0, index)); }
   bool IsWagerIndex(int index) const { return index < rules_.wagers; }
   uint32_t hand(int c) const { return hand_[c]; }
   uint32_t Playable(int who, int c) const { return playable_[who][c]; }
   bool Open(int who, int c) const { return s_.expedition[who][c] != 0; }
-  uint32_t Live(int c) const { return unseen_[c] | piled_[c]; }
+  uint32_t Live(int c) const { return unseen_[c] | s_.piled[c]; }
   int my_turns_left() const { return my_turns_left_; }
 
   int SumValues(uint32_t mask) const {
@@ -70,15 +69,15 @@ class View {
 
   // Whether wagers of color c are worth playing: the projection without them clears the margin.
   bool WagerOk(int c, uint32_t extra = 0) const {
-    if ((s_.expedition[me_][c] & ~wager_mask_) != 0) return false;  // numbered card already
+    if ((s_.expedition[kMe][c] & ~wager_mask_) != 0) return false;  // numbered card already
     return ProjectedPoints(c, extra, /*with_wagers=*/false) >= params_.wager_margin;
   }
 
   // Projected points of my expedition c if I commit to it (see bots.h), with `extra` cards
   // (indices) added to my hand.
   double ProjectedPoints(int c, uint32_t extra, bool with_wagers) const {
-    const uint32_t exp = s_.expedition[me_][c];
-    const uint32_t held = (hand_[c] | extra) & playable_[me_][c];
+    const uint32_t exp = s_.expedition[kMe][c];
+    const uint32_t held = (hand_[c] | extra) & playable_[kMe][c];
     const uint32_t held_numbered = held & ~wager_mask_;
     const uint32_t held_wagers = with_wagers ? held & wager_mask_ : 0;
     // Unseen numbered cards above both my top and my lowest held numbered card could follow.
@@ -87,7 +86,7 @@ class View {
     const uint32_t future =
         unseen_[c] & ~wager_mask_ & ~((floor_index >= 0) ? (2u << floor_index) - 1 : 0u);
     const double sum =
-        s_.expedition_sum[me_][c] + SumValues(held_numbered) + p_draw_ * SumValues(future);
+        s_.expedition_sum[kMe][c] + SumValues(held_numbered) + p_draw_ * SumValues(future);
     const double cards = std::popcount(exp) + std::popcount(held_numbered | held_wagers) +
                          p_draw_ * std::popcount(future);
     const int wagers = std::popcount(exp & wager_mask_) + std::popcount(held_wagers);
@@ -98,13 +97,13 @@ class View {
 
   // Points my expedition c gains if I play only cards already in hand (no future draws).
   int SelfPayingPoints(int c) const {
-    const uint32_t held = hand_[c] & playable_[me_][c] & ~wager_mask_;
-    return s_.expedition_sum[me_][c] + SumValues(held) - rules_.expedition_cost;
+    const uint32_t held = hand_[c] & playable_[kMe][c] & ~wager_mask_;
+    return s_.expedition_sum[kMe][c] + SumValues(held) - rules_.expedition_cost;
   }
 
   // Live numbered cards strictly between my top in color c and card index i.
   int GapCount(int c, int i) const {
-    const int top = HighestBit(s_.expedition[me_][c]);
+    const int top = HighestBit(s_.expedition[kMe][c]);
     return std::popcount(Live(c) & ~wager_mask_ & Between(std::max(top, rules_.wagers - 1), i));
   }
 
@@ -115,31 +114,27 @@ class View {
   }
 
   const Rules& rules_;
-  const State& s_;
+  const View& s_;
   const HeuristicParams& params_;
-  int me_ = 0;
-  int opp_ = 1;
   uint32_t color_mask_ = 0;
   uint32_t wager_mask_ = 0;
   std::array<uint32_t, kMaxColors> hand_{};
-  std::array<uint32_t, kMaxColors> piled_{};
   std::array<uint32_t, kMaxColors> unseen_{};
   std::array<std::array<uint32_t, kMaxColors>, 2> playable_{};
   double p_draw_ = 0.0;
   int my_turns_left_ = 0;
 };
 
-int SlotOf(const State& s, Card card) {
-  const auto& hand = s.hand[s.player];
-  for (int k = 0; k < s.hand_count[s.player]; ++k) {
-    if (hand[k] == card) return k;
+int SlotOf(const View& s, Card card) {
+  for (int k = 0; k < s.hand_count; ++k) {
+    if (s.hand[k] == card) return k;
   }
   LCFR_CHECK(false) << "card not in hand";
   return -1;
 }
 
-int CardDecision(const LostCities& game, const State& s, const HeuristicParams& params,
-                 const View& v) {
+int CardDecision(const LostCities& game, const View& s, const HeuristicParams& params,
+                 const Analysis& v) {
   const Rules& rules = game.rules();
   const int me = v.me();
   const int opp = 1 - me;
@@ -202,8 +197,8 @@ int CardDecision(const LostCities& game, const State& s, const HeuristicParams& 
   // Discard the card with the lowest keep value + danger.
   double best_cost = std::numeric_limits<double>::infinity();
   int best_slot = 0;
-  for (int k = 0; k < s.hand_count[me]; ++k) {
-    const Card card = s.hand[me][k];
+  for (int k = 0; k < s.hand_count; ++k) {
+    const Card card = s.hand[k];
     const int c = CardColor(card);
     const int i = CardIndex(card);
     const int value = v.IsWagerIndex(i) ? 10 : v.Value(i);
@@ -228,8 +223,8 @@ int CardDecision(const LostCities& game, const State& s, const HeuristicParams& 
   return game.EncodeMove(Move::Discard(best_slot));
 }
 
-int DrawDecision(const LostCities& game, const State& s, const HeuristicParams& params,
-                 const View& v) {
+int DrawDecision(const LostCities& game, const View& s, const HeuristicParams& params,
+                 const Analysis& v) {
   const Rules& rules = game.rules();
   const int me = v.me();
   const ActionMask legal = game.LegalMask(s);
@@ -238,7 +233,7 @@ int DrawDecision(const LostCities& game, const State& s, const HeuristicParams& 
   for (int c = 0; c < rules.colors; ++c) {
     const int action = game.pile_action(c);
     if (!((legal >> action) & 1)) continue;
-    const int i = s.pile[c][s.pile_size[c] - 1];
+    const int i = s.pile_top[c];
     if (!((v.Playable(me, c) >> i) & 1)) continue;
     double gain = 0.0;
     if (v.IsWagerIndex(i)) {
@@ -263,22 +258,22 @@ int DrawDecision(const LostCities& game, const State& s, const HeuristicParams& 
 
 }  // namespace
 
-int RandomBot::Act(const LostCities& game, const State& state, Rng& rng) {
+int RandomBot::Act(const LostCities& game, const View& state, Rng& rng) {
   return PickUniform(game.LegalMask(state), rng);
 }
 
-int DiscardOnlyBot::Act(const LostCities& game, const State& state, Rng& /*rng*/) {
+int DiscardOnlyBot::Act(const LostCities& game, const View& state, Rng& /*rng*/) {
   const ActionMask legal = game.LegalMask(state);
   if (state.phase == Phase::kCard) return game.EncodeMove(Move::Discard(0));  // always legal
   if ((legal >> game.deck_action()) & 1) return game.deck_action();
   return std::countr_zero(legal);
 }
 
-int HeuristicBot::Act(const LostCities& game, const State& state, Rng& rng) {
+int HeuristicBot::Act(const LostCities& game, const View& state, Rng& rng) {
   if (params_.noise > 0.0 && rng.UniformDouble() < params_.noise) {
     return PickUniform(game.LegalMask(state), rng);
   }
-  const View view(game, state, params_);
+  const Analysis view(game, state, params_);
   const int action = state.phase == Phase::kCard ? CardDecision(game, state, params_, view)
                                                  : DrawDecision(game, state, params_, view);
   LCFR_DCHECK((game.LegalMask(state) >> action) & 1) << "heuristic chose illegal " << action;

@@ -1,9 +1,9 @@
 // Scripted players: random, discard-only, and a heuristic in four presets.
 //
-// Contract of every bot: Act() reads only what the player to move may know (own hand, both
-// expeditions, the discard piles, the deck's size, the opponent's cards known from pile draws,
-// scores and the decision counter), never the opponent's hidden cards or the deck order; the
-// conformance suite checks this by resampling the hidden cards. A bot is not thread-safe; use
+// Contract of every bot: Act() sees only the mover's view (engine::View, the one the encoder
+// encodes: own hand, both expeditions, the discard piles, the deck's size, the opponent's cards
+// known from pile draws and the decision counter), so by its type it cannot read the
+// opponent's hidden cards or the deck order; callers pass game.MoverView(state). A bot is not thread-safe; use
 // one per thread. Randomness comes only from the Rng passed in.
 //
 // The heuristic (HeuristicBot), per decision of the player to move:
@@ -48,21 +48,21 @@ namespace lcfr::engine {
 class Bot {
  public:
   virtual ~Bot() = default;
-  // Returns a legal action for the player to move. Precondition: !IsTerminal(state).
-  virtual int Act(const LostCities& game, const State& state, Rng& rng) = 0;
+  // Returns a legal action for the player to move. Precondition: the state is not terminal.
+  virtual int Act(const LostCities& game, const View& view, Rng& rng) = 0;
   virtual std::string Name() const = 0;
 };
 
 class RandomBot final : public Bot {
  public:
-  int Act(const LostCities& game, const State& state, Rng& rng) override;
+  int Act(const LostCities& game, const View& view, Rng& rng) override;
   std::string Name() const override { return "random"; }
 };
 
 // Never plays: discards its first hand slot and always draws from the deck. Scores 0.
 class DiscardOnlyBot final : public Bot {
  public:
-  int Act(const LostCities& game, const State& state, Rng& rng) override;
+  int Act(const LostCities& game, const View& view, Rng& rng) override;
   std::string Name() const override { return "discard-only"; }
 };
 
@@ -80,7 +80,7 @@ class HeuristicBot final : public Bot {
  public:
   HeuristicBot(std::string name, const HeuristicParams& params)
       : name_(std::move(name)), params_(params) {}
-  int Act(const LostCities& game, const State& state, Rng& rng) override;
+  int Act(const LostCities& game, const View& view, Rng& rng) override;
   std::string Name() const override { return name_; }
   const HeuristicParams& params() const { return params_; }
 

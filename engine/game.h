@@ -11,8 +11,11 @@
 //   AllDeals(), the full chance distribution, for the exact solvers.
 // - Actions are integers in [0, num_actions()), num_actions() <= 32, and LegalMask has bit a
 //   set when action a is legal. A non-terminal state has at least one legal action.
-// - Encode writes EncodingSize() floats describing the state as the player to move sees it (an
-//   infoset encoding). EncodingVersion() names its layout; networks record it (a change of the
+// - View is the player to move's information state: what they know and nothing else, a small
+//   trivially copyable value without padding (so equal information states have equal bytes).
+//   MoverView(s) takes it; Encode(view, out) writes EncodingSize() floats from it, and
+//   Encode(state, out) is Encode(MoverView(state), out): an infoset encoding. A memory stores
+//   views and encodes them again when it draws a mini-batch (training/memory.h), bit-identically. EncodingVersion() names its layout; networks record it (a change of the
 //   layout bumps it, so that old networks are refused instead of misread). For the toy games it
 //   identifies the infoset exactly (perfect recall), so the bytes of the encoding serve as the
 //   infoset key of tabular solvers.
@@ -38,8 +41,10 @@ namespace lcfr::engine {
 template <typename G>
 concept Game = requires(const G& game, typename G::State& state, const typename G::State& cstate,
                         const typename G::UndoRecord& undo, int action, int player, Rng& rng,
-                        std::span<float> out) {
+                        const typename G::View& view, std::span<float> out) {
   requires std::is_trivially_copyable_v<typename G::State>;
+  requires std::is_trivially_copyable_v<typename G::View>;
+  requires std::has_unique_object_representations_v<typename G::View>;
   { game.num_actions() } -> std::convertible_to<int>;
   { game.EncodingSize() } -> std::convertible_to<int>;
   { game.EncodingVersion() } -> std::convertible_to<int>;
@@ -52,6 +57,8 @@ concept Game = requires(const G& game, typename G::State& state, const typename 
   { game.LegalMask(cstate) } -> std::same_as<uint32_t>;
   { game.ApplyUnchecked(state, action) } -> std::same_as<typename G::UndoRecord>;
   game.Undo(state, action, undo);
+  { game.MoverView(cstate) } -> std::same_as<typename G::View>;
+  game.Encode(view, out);
   game.Encode(cstate, out);
   { game.Payoff(cstate, player) } -> std::convertible_to<double>;
 };

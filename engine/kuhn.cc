@@ -43,13 +43,17 @@ KuhnPoker::UndoRecord KuhnPoker::ApplyUnchecked(State& s, int action) const {
   return undo;
 }
 
-void KuhnPoker::Encode(const State& s, std::span<float> out) const {
+KuhnPoker::View KuhnPoker::MoverView(const State& s) {
+  const int player = CurrentPlayer(s);
+  return {static_cast<uint8_t>(player), s.card[player], s.length, s.history};
+}
+
+void KuhnPoker::Encode(const View& v, std::span<float> out) const {
   LCFR_DCHECK_EQ(out.size(), static_cast<size_t>(kEncodingSize));
   std::fill(out.begin(), out.end(), 0.0f);
-  const int player = CurrentPlayer(s);
-  out[player] = 1.0f;
-  out[2 + s.card[player]] = 1.0f;
-  for (int i = 0; i < std::min<int>(s.length, 2); ++i) out[5 + 2 * i + s.history[i]] = 1.0f;
+  out[v.player] = 1.0f;
+  out[2 + v.card] = 1.0f;
+  for (int i = 0; i < std::min<int>(v.length, 2); ++i) out[5 + 2 * i + v.history[i]] = 1.0f;
 }
 
 double KuhnPoker::Payoff(const State& s, int player) {

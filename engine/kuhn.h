@@ -34,6 +34,13 @@ class KuhnPoker {
   struct UndoRecord {
     State before;
   };
+  // What the player to move knows (engine/game.h): their seat, their card and the actions.
+  struct View {
+    uint8_t player = 0;
+    uint8_t card = 0;
+    uint8_t length = 0;
+    std::array<uint8_t, 3> history{};
+  };
 
   int num_actions() const { return 2; }
   int EncodingSize() const { return kEncodingSize; }
@@ -56,7 +63,9 @@ class KuhnPoker {
   uint32_t LegalMask(const State& s) const { return IsTerminal(s) ? 0u : 3u; }
   UndoRecord ApplyUnchecked(State& s, int action) const;
   void Undo(State& s, int, const UndoRecord& undo) const { s = undo.before; }
-  void Encode(const State& s, std::span<float> out) const;
+  static View MoverView(const State& s);
+  void Encode(const View& v, std::span<float> out) const;
+  void Encode(const State& s, std::span<float> out) const { Encode(MoverView(s), out); }
   // Chips won by `player` at a terminal state.
   static double Payoff(const State& s, int player);
 

@@ -78,16 +78,27 @@ LeducPoker::UndoRecord LeducPoker::ApplyUnchecked(State& s, int action) const {
   return undo;
 }
 
-void LeducPoker::Encode(const State& s, std::span<float> out) const {
+LeducPoker::View LeducPoker::MoverView(const State& s) {
+  const int player = CurrentPlayer(s);
+  View v;
+  v.player = static_cast<uint8_t>(player);
+  v.card = s.card[player];
+  v.board = s.round == 1 ? s.card[2] : kHiddenBoard;
+  v.round = s.round;
+  v.length = s.length;
+  v.actions = s.actions;
+  return v;
+}
+
+void LeducPoker::Encode(const View& v, std::span<float> out) const {
   LCFR_DCHECK_EQ(out.size(), static_cast<size_t>(kEncodingSize));
   std::fill(out.begin(), out.end(), 0.0f);
-  const int player = CurrentPlayer(s);
-  out[player] = 1.0f;
-  out[2 + s.card[player] / 2] = 1.0f;
-  if (s.round == 1) out[5 + s.card[2] / 2] = 1.0f;
+  out[v.player] = 1.0f;
+  out[2 + v.card / 2] = 1.0f;
+  if (v.round == 1) out[5 + v.board / 2] = 1.0f;
   for (int round = 0; round < 2; ++round) {
-    for (int i = 0; i < s.length[round]; ++i) {
-      out[8 + 8 * round + 2 * i + (s.actions[round][i] == kRaise ? 1 : 0)] = 1.0f;
+    for (int i = 0; i < v.length[round]; ++i) {
+      out[8 + 8 * round + 2 * i + (v.actions[round][i] == kRaise ? 1 : 0)] = 1.0f;
     }
   }
 }

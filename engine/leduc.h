@@ -44,6 +44,17 @@ class LeducPoker {
   struct UndoRecord {
     State before;
   };
+  // What the player to move knows (engine/game.h): their seat and card, the board card once
+  // revealed (kHiddenBoard in round one) and the actions.
+  static constexpr uint8_t kHiddenBoard = 0xFF;
+  struct View {
+    uint8_t player = 0;
+    uint8_t card = 0;
+    uint8_t board = kHiddenBoard;
+    uint8_t round = 0;
+    std::array<uint8_t, 2> length{};
+    std::array<std::array<uint8_t, kMaxRoundActions>, 2> actions{};
+  };
 
   int num_actions() const { return 3; }
   int EncodingSize() const { return kEncodingSize; }
@@ -65,7 +76,9 @@ class LeducPoker {
   uint32_t LegalMask(const State& s) const;
   UndoRecord ApplyUnchecked(State& s, int action) const;
   void Undo(State& s, int, const UndoRecord& undo) const { s = undo.before; }
-  void Encode(const State& s, std::span<float> out) const;
+  static View MoverView(const State& s);
+  void Encode(const View& v, std::span<float> out) const;
+  void Encode(const State& s, std::span<float> out) const { Encode(MoverView(s), out); }
   // Chips won by `player` at a terminal state.
   static double Payoff(const State& s, int player);
 

@@ -164,6 +164,48 @@ ActionMask LostCities::LegalMask(const State& s) const {
   return mask;
 }
 
+ActionMask LostCities::LegalMask(const View& v) const {
+  if (v.end != EndReason::kNotOver) return 0;
+  ActionMask mask = 0;
+  if (v.phase == Phase::kCard) {
+    for (int k = 0; k < v.hand_count; ++k) {
+      const Card card = v.hand[k];
+      const bool playable = (v.expedition[0][CardColor(card)] >> play_shift_[CardIndex(card)]) == 0;
+      mask |= (ActionMask{2} | ActionMask{playable}) << (2 * k);
+    }
+    return mask;
+  }
+  if (v.deck_size > 0) mask |= ActionMask{1} << deck_action();
+  for (int c = 0; c < rules_.colors; ++c) {
+    if (v.pile_top[c] != kNoCard && c != v.last_discard) mask |= ActionMask{1} << pile_action(c);
+  }
+  return mask;
+}
+
+View LostCities::MoverView(const State& s) const {
+  const int me = s.player;
+  const int opp = 1 - me;
+  View v;
+  v.expedition = {s.expedition[me], s.expedition[opp]};
+  v.expedition_sum = {s.expedition_sum[me], s.expedition_sum[opp]};
+  v.opponent_known = s.known[opp];
+  for (int c = 0; c < kMaxColors; ++c) {
+    uint16_t piled = 0;
+    for (int j = 0; j < s.pile_size[c]; ++j) piled |= static_cast<uint16_t>(1u << s.pile[c][j]);
+    v.piled[c] = piled;
+    v.pile_top[c] = s.pile_size[c] > 0 ? s.pile[c][s.pile_size[c] - 1] : kNoCard;
+  }
+  v.decisions = s.decisions;
+  v.hand = s.hand[me];
+  v.hand_count = s.hand_count[me];
+  v.deck_size = s.deck_size;
+  v.phase = s.phase;
+  v.last_discard = s.last_discard;
+  v.end = s.end;
+  v.player = s.player;
+  return v;
+}
+
 std::vector<int> LostCities::LegalActions(const State& s) const {
   std::vector<int> actions;
   ForEachBit(LegalMask(s), [&](int a) { actions.push_back(a); });
@@ -178,12 +220,11 @@ Card LostCities::ActionCard(const State& s, int action) const {
   return MakeCard(c, s.pile[c][s.pile_size[c] - 1]);
 }
 
-int LostCities::ColorScore(const State& s, int player, int color) const {
-  const uint32_t exp = s.expedition[player][color];
+int LostCities::ColorScore(uint32_t exp, int sum) const {
   if (exp == 0) return 0;
   const int wagers = std::popcount(exp & wager_mask_);
   const int cards = std::popcount(exp);
-  return (s.expedition_sum[player][color] - rules_.expedition_cost) * (1 + wagers) +
+  return (sum - rules_.expedition_cost) * (1 + wagers) +
          (cards >= rules_.bonus_threshold ? rules_.bonus : 0);
 }
 
@@ -391,19 +432,17 @@ inline void WriteMask16(uint32_t mask, float* out) {
 
 }  // namespace
 
-void LostCities::Encode(const State& s, std::span<float> out) const {
+void LostCities::Encode(const View& v, std::span<float> out) const {
   LCFR_DCHECK_EQ(static_cast<int>(out.size()), encoding_size_);
   const int colors = rules_.colors;
   const int k = rules_.cards_per_color();
   const int h = rules_.hand_size;
-  const int me = s.player;
-  const int opp = 1 - me;
   const int plane = colors * k;
   float* const o = out.data();
 
   std::array<uint32_t, kMaxColors> my_hand{};
-  for (int j = 0; j < s.hand_count[me]; ++j) {
-    const Card card = s.hand[me][j];
+  for (int j = 0; j < v.hand_count; ++j) {
+    const Card card = v.hand[j];
     my_hand[CardColor(card)] |= 1u << CardIndex(card);
   }
   // masks[plane][color]; wagers of a color are interchangeable, so each plane encodes how many
@@ -418,13 +457,12 @@ void LostCities::Encode(const State& s, std::span<float> out) const {
     return (m & ~wagers) | ((1u << std::popcount(m & wagers)) - 1);
   };
   for (int c = 0; c < colors; ++c) {
-    const uint32_t my_exp = s.expedition[me][c];
-    const uint32_t opp_exp = s.expedition[opp][c];
-    uint32_t piled = 0;
-    for (int j = 0; j < s.pile_size[c]; ++j) piled |= 1u << s.pile[c][j];
-    const uint32_t opp_known = s.known[opp][c];
+    const uint32_t my_exp = v.expedition[0][c];
+    const uint32_t opp_exp = v.expedition[1][c];
+    const uint32_t piled = v.piled[c];
+    const uint32_t opp_known = v.opponent_known[c];
     unseen[c] = color_mask_ & ~(my_hand[c] | my_exp | opp_exp | piled | opp_known);
-    pile_top[c] = s.pile_size[c] > 0 ? s.pile[c][s.pile_size[c] - 1] : -1;
+    pile_top[c] = v.pile_top[c] == kNoCard ? -1 : v.pile_top[c];
     masks[0][c] = canon(my_hand[c]);
     masks[1][c] = canon(my_exp);
     masks[2][c] = canon(opp_exp);
@@ -445,36 +483,38 @@ void LostCities::Encode(const State& s, std::span<float> out) const {
   float* const features = o + kCardPlanes * plane;
   std::fill(features, o + encoding_size_, 0.0f);
 
+  std::array<int, 2> score{};
   for (int c = 0; c < colors; ++c) {
     float* f = features + c * kColorFeatures;
     for (int side = 0; side < 2; ++side) {
-      const int who = side == 0 ? me : opp;
-      const uint32_t exp = s.expedition[who][c];
+      const uint32_t exp = v.expedition[side][c];
       const int last = HighestBit(exp);
       float* g = f + 5 * side;
-      g[0] = static_cast<float>(s.expedition_sum[who][c]) * inv_max_color_sum_;
+      g[0] = static_cast<float>(v.expedition_sum[side][c]) * inv_max_color_sum_;
       g[1] = static_cast<float>(std::popcount(exp)) * inv_cards_per_color_;
       g[2] = static_cast<float>(std::popcount(exp & wager_mask_)) * inv_wagers_;
       g[3] =
           last >= rules_.wagers ? static_cast<float>(last - rules_.wagers + 1) * inv_ranks_ : 0.0f;
-      g[4] = static_cast<float>(ColorScore(s, who, c)) * (1.0f / kScoreScale);
+      const int color_score = ColorScore(exp, v.expedition_sum[side][c]);
+      score[side] += color_score;
+      g[4] = static_cast<float>(color_score) * (1.0f / kScoreScale);
     }
     f[10] = static_cast<float>(std::popcount(my_hand[c] & playable[c])) * inv_hand_size_;
     f[11] = pile_top[c] >= 0 && ((playable[c] >> pile_top[c]) & 1) ? 1.0f : 0.0f;
-    f[12] = static_cast<float>(s.pile_size[c]) * inv_cards_per_color_;
+    f[12] = static_cast<float>(std::popcount(v.piled[c])) * inv_cards_per_color_;
     f[13] = static_cast<float>(std::popcount(unseen[c])) * inv_cards_per_color_;
-    f[14] = c == s.last_discard ? 1.0f : 0.0f;
+    f[14] = c == v.last_discard ? 1.0f : 0.0f;
   }
 
   float* slots = features + kColorFeatures * colors;
   const int slot_width = colors + kSlotFeatures;
-  for (int j = 0; j < s.hand_count[me]; ++j) {
-    const Card card = s.hand[me][j];
+  for (int j = 0; j < v.hand_count; ++j) {
+    const Card card = v.hand[j];
     const int c = CardColor(card);
     const int i = CardIndex(card);
     const bool can_play = (playable[c] >> i) & 1;
-    const uint32_t my_exp = s.expedition[me][c];
-    const uint32_t opp_exp = s.expedition[opp][c];
+    const uint32_t my_exp = v.expedition[0][c];
+    const uint32_t opp_exp = v.expedition[1][c];
     float* f = slots + j * slot_width;
     f[c] = 1.0f;
     f[colors] = i < rules_.wagers ? 1.0f : 0.0f;
@@ -485,24 +525,26 @@ void LostCities::Encode(const State& s, std::span<float> out) const {
     if (can_play) {
       const uint32_t after = my_exp | (1u << i);
       const int after_score =
-          (s.expedition_sum[me][c] + value_of_index_[i] - rules_.expedition_cost) *
+          (v.expedition_sum[0][c] + value_of_index_[i] - rules_.expedition_cost) *
               (1 + std::popcount(after & wager_mask_)) +
           (std::popcount(after) >= rules_.bonus_threshold ? rules_.bonus : 0);
-      f[colors + 5] = static_cast<float>(after_score - ColorScore(s, me, c)) * (1.0f / kScoreScale);
+      f[colors + 5] = static_cast<float>(after_score - ColorScore(my_exp, v.expedition_sum[0][c])) *
+                      (1.0f / kScoreScale);
     }
     const bool opp_can_play = opp_exp != 0 && (opp_exp >> std::max(i, rules_.wagers)) == 0;
     f[colors + 6] = opp_can_play ? 1.0f : 0.0f;
   }
 
   float* g = slots + h * slot_width;
-  g[0] = static_cast<float>(s.deck_size) * inv_initial_deck_;
-  g[1] = s.phase == Phase::kCard ? 1.0f : 0.0f;
-  g[2] = s.phase == Phase::kDraw ? 1.0f : 0.0f;
-  g[3] = static_cast<float>(s.score[me] - s.score[opp]) * (1.0f / kScoreScale);
-  g[4] = static_cast<float>(s.decisions) * inv_max_decisions_;
+  g[0] = static_cast<float>(v.deck_size) * inv_initial_deck_;
+  g[1] = v.phase == Phase::kCard ? 1.0f : 0.0f;
+  g[2] = v.phase == Phase::kDraw ? 1.0f : 0.0f;
+  // The scores are the sums of the color scores (State::score caches the same sums).
+  g[3] = static_cast<float>(score[0] - score[1]) * (1.0f / kScoreScale);
+  g[4] = static_cast<float>(v.decisions) * inv_max_decisions_;
 
   float* legal = g + kGlobalFeatures;
-  ForEachBit(LegalMask(s), [&](int a) { legal[a] = 1.0f; });
+  ForEachBit(LegalMask(v), [&](int a) { legal[a] = 1.0f; });
 }
 
 std::vector<Card> LostCities::HiddenFromMover(const State& s) const {

@@ -93,11 +93,36 @@ struct UndoRecord {
   uint8_t was_known;    // whether the card's bit in State::known was set before the action
 };
 
+// What the player to move knows (engine/game.h): the information state the encoder encodes
+// and a memory stores (98 bytes, against 2,472 for the 618 floats it encodes to). Mover-relative: index 0 of a
+// per-player pair is the mover, 1 the opponent. No padding, and every entry past a container's
+// size is kNoCard, so equal information states have equal bytes.
+struct View {
+  std::array<std::array<uint16_t, kMaxColors>, 2> expedition;  // card-index masks
+  std::array<std::array<int16_t, kMaxColors>, 2> expedition_sum;
+  std::array<uint16_t, kMaxColors> opponent_known;  // State::known of the opponent
+  std::array<uint16_t, kMaxColors> piled;           // the card indices in each discard pile
+  uint16_t decisions;
+  std::array<Card, kMaxHandSize> hand;  // sorted ascending, kNoCard past hand_count
+  std::array<uint8_t, kMaxColors> pile_top;  // card index of each pile's top, kNoCard if empty
+  uint8_t hand_count;
+  uint8_t deck_size;
+  Phase phase;
+  int8_t last_discard;
+  EndReason end;
+  uint8_t player;  // the mover's seat
+
+  bool operator==(const View&) const = default;
+};
+static_assert(std::is_trivially_copyable_v<View>);
+static_assert(std::has_unique_object_representations_v<View>);
+
 // Models the Game concept of engine/game.h.
 class LostCities {
  public:
   using State = ::lcfr::engine::State;
   using UndoRecord = ::lcfr::engine::UndoRecord;
+  using View = ::lcfr::engine::View;
 
   // Precondition: Validate(rules).ok(). Use Create() for untrusted rules.
   explicit LostCities(const Rules& rules = Rules{});
@@ -133,12 +158,17 @@ class LostCities {
   static bool HitDecisionCap(const State& s) { return s.end == EndReason::kDecisionCap; }
   // Legal actions of the player to move; 0 iff the state is terminal.
   ActionMask LegalMask(const State& s) const;
+  ActionMask LegalMask(const View& v) const;  // the same actions, from the mover's view
   std::vector<int> LegalActions(const State& s) const;
   // The card an action names: the hand card for a card decision, the card that would be
   // drawn for a pile draw, kNoCard for a deck draw. Precondition: the action is legal.
   Card ActionCard(const State& s, int action) const;
   // Score of one color for one player (0 if the expedition is empty).
-  int ColorScore(const State& s, int player, int color) const;
+  int ColorScore(const State& s, int player, int color) const {
+    return ColorScore(s.expedition[player][color], s.expedition_sum[player][color]);
+  }
+  // The same, from an expedition's card mask and cached face-value sum.
+  int ColorScore(uint32_t expedition, int sum) const;
   // Cached total score; equals the sum of ColorScore over colors.
   static int Score(const State& s, int player) { return s.score[player]; }
   // Payoff to `player`: own score minus the opponent's.
@@ -180,6 +210,7 @@ class LostCities {
   //   then kGlobalFeatures: deck size/initial deck size, card decision, draw decision,
   //       (my score - opponent's)/kScoreScale, decisions/max_decisions
   //   then A entries: the legal mask (1.0 legal)
+  // Encode(state) is Encode(MoverView(state)).
   // Classic rules: 420 + 75 + 96 + 5 + 22 = 618 floats.
   static constexpr int kCardPlanes = 7;
   static constexpr int kColorFeatures = 15;
@@ -192,7 +223,10 @@ class LostCities {
   // tests/golden/encodings.txt pins it. 1: the 618-float layout of networks.pt format 2.
   static constexpr int kEncodingVersion = 1;
   int EncodingVersion() const { return kEncodingVersion; }
-  void Encode(const State& s, std::span<float> out) const;
+  void Encode(const View& v, std::span<float> out) const;
+  void Encode(const State& s, std::span<float> out) const { Encode(MoverView(s), out); }
+  // The information state of the player to move: reads nothing hidden from them.
+  View MoverView(const State& s) const;
 
   // Cards that the player to move cannot see: the opponent's hand minus its known cards,
   // plus the deck. (Used by tests and by determinization; reads hidden information.)

@@ -33,8 +33,8 @@ class CheckpointBot : public engine::Bot {
   // Errors: the path holds no checkpoint, or one of another game.
   static absl::StatusOr<std::unique_ptr<CheckpointBot>> Load(const std::string& path);
 
-  int Act(const engine::LostCities& game, const engine::State& state, engine::Rng& rng) override {
-    return player_->Act(game, state, rng);
+  int Act(const engine::LostCities& game, const engine::View& view, engine::Rng& rng) override {
+    return player_->Act(game, view, rng);
   }
   std::string Name() const override { return directory_; }
   const engine::Rules& rules() const { return rules_; }

@@ -16,9 +16,9 @@ PolicyBot::PolicyBot(traversal::PolicyClient* policy, int network, const engine:
       features_(game.EncodingSize()),
       probabilities_(game.num_actions()) {}
 
-int PolicyBot::Act(const engine::LostCities& game, const engine::State& state, engine::Rng& rng) {
-  const uint32_t legal = game.LegalMask(state);
-  game.Encode(state, features_);
+int PolicyBot::Act(const engine::LostCities& game, const engine::View& view, engine::Rng& rng) {
+  const uint32_t legal = game.LegalMask(view);
+  game.Encode(view, features_);
   // The strategy network's logits give the average strategy; an advantage network's outputs
   // give its player's current regret-matching strategy.
   const traversal::Head head = network_ == traversal::kStrategyNetwork

@@ -23,7 +23,7 @@ namespace lcfr::training {
 class PolicyBot : public engine::Bot {
  public:
   PolicyBot(traversal::PolicyClient* policy, int network, const engine::LostCities& game);
-  int Act(const engine::LostCities& game, const engine::State& state, engine::Rng& rng) override;
+  int Act(const engine::LostCities& game, const engine::View& view, engine::Rng& rng) override;
   std::string Name() const override { return "network"; }
 
  private:

@@ -30,8 +30,8 @@ TEST_CASE("agent protocol: observations round-trip to the same view", "[agent]")
       // ...and so the same bot decision, named the same way.
       Rng r1(5);
       Rng r2(5);
-      const int a_true = h->Act(game, s, r1);
-      const int a_obs = h->Act(game, obs->state, r2);
+      const int a_true = h->Act(game, game.MoverView(s), r1);
+      const int a_obs = h->Act(game, game.MoverView(obs->state), r2);
       const std::string named = ActionToProtocol(game, s, a_true);
       if (named != ActionToProtocol(game, obs->state, a_obs)) FAIL("different action " << named);
       const absl::StatusOr<int> back = ActionFromProtocol(game, s, named);
@@ -39,7 +39,7 @@ TEST_CASE("agent protocol: observations round-trip to the same view", "[agent]")
       CHECK(*back == a_true);
       ++checked;
       Bot* actor = s.player == 0 ? h.get() : r.get();
-      game.ApplyUnchecked(s, actor->Act(game, s, rng));
+      game.ApplyUnchecked(s, actor->Act(game, game.MoverView(s), rng));
     }
   }
   CHECK(checked > 1000);

@@ -1,6 +1,7 @@
 #include "engine/bots.h"
 
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <string>
 
 #include "engine/match.h"
@@ -63,13 +64,16 @@ TEST_CASE("bots: decisions do not depend on hidden information", "[bots]") {
         // Same view, other hidden cards: the same action from the same random stream.
         Rng shuffle(g * 1000 + s.decisions);
         const State twin = testing::ResampleHidden(game, s, shuffle);
+        const View view = game.MoverView(s);
+        const View twin_view = game.MoverView(twin);
+        REQUIRE(std::memcmp(&view, &twin_view, sizeof(View)) == 0);
         Rng r1 = rng;
         Rng r2 = rng;
-        const int a1 = bot->Act(game, s, r1);
-        const int a2 = bot->Act(game, twin, r2);
+        const int a1 = bot->Act(game, view, r1);
+        const int a2 = bot->Act(game, twin_view, r2);
         if (a1 != a2) FAIL(name << " acted differently on hidden-only changes at " << s.decisions);
         Bot* actor = s.player == 0 ? bot.get() : random.get();
-        game.ApplyUnchecked(s, actor->Act(game, s, rng));
+        game.ApplyUnchecked(s, actor->Act(game, game.MoverView(s), rng));
       }
     }
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,13 @@ void CheckedPlayout(const LostCities& game, State s, Rng& rng, Totals& totals) {
     game.Encode(twin, enc_twin);
     CONFORM(enc == enc_twin);
     CONFORM(game.LegalMask(twin) == mask);
+    // The mover's view: equal bytes for equal information, the same legal actions, and the
+    // scores the state caches.
+    const View view = game.MoverView(s);
+    const View twin_view = game.MoverView(twin);
+    CONFORM(std::memcmp(&view, &twin_view, sizeof(View)) == 0);
+    CONFORM(game.LegalMask(view) == mask);
+    CONFORM(view.player == s.player);
     const float* legal = enc.data() + game.EncodingSize() - game.num_actions();
     for (int a = 0; a < game.num_actions(); ++a) CONFORM((legal[a] == 1.0f) == ((mask >> a) & 1));
 

@@ -4,6 +4,7 @@
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "engine/game.h"
@@ -23,6 +24,8 @@ struct Totals {
 // At every state of `games` seeded random playouts:
 // - the legal mask is within the action space, empty exactly at terminal states;
 // - the player to move is 0 or 1 and the encoding has EncodingSize() finite values;
+// - the mover's view, copied as bytes into fresh storage (as a memory stores it), encodes to
+//   exactly the state's encoding;
 // - Undo after ApplyUnchecked restores the state exactly, for every legal action;
 // - a game ends within MaxDecisions() decisions;
 // - terminal payoffs are zero-sum;
@@ -53,6 +56,14 @@ Totals CheckConformance(const G& game, int games, uint64_t seed) {
       bool finite = true;
       for (float f : features) finite &= std::isfinite(f);
       REQUIRE(finite);
+      {
+        const typename G::View view = game.MoverView(s);
+        typename G::View copy;
+        std::memcpy(&copy, &view, sizeof(view));
+        std::vector<float> again(features.size(), -1.0f);
+        game.Encode(copy, again);
+        REQUIRE(std::memcmp(again.data(), features.data(), sizeof(float) * features.size()) == 0);
+      }
       bool restored = true;
       for (uint32_t m = legal; m; m &= m - 1) {
         const int a = std::countr_zero(m);
@@ -102,6 +113,45 @@ TEST_CASE("Game conformance: Lost Cities, classic and variants", "[conformance]"
   six.colors = 6;
   six.hand_size = 9;
   CHECK(CheckConformance(LostCities(six), 10, 5).games == 10);
+}
+
+}  // namespace
+}  // namespace lcfr::engine
+
+namespace lcfr::engine {
+namespace {
+
+template <typename View>
+bool SameBytes(const View& a, const View& b) {
+  return std::memcmp(&a, &b, sizeof(View)) == 0;
+}
+
+TEST_CASE("game views: the toy games' views hide the opponent's card and the unrevealed board",
+          "[conformance]") {
+  const KuhnPoker kuhn;
+  for (int mine = 0; mine < 3; ++mine) {
+    std::vector<KuhnPoker::View> views;
+    for (int other = 0; other < 3; ++other) {
+      if (other != mine) views.push_back(kuhn.MoverView(KuhnPoker::DealCards(mine, other)));
+    }
+    CHECK(SameBytes(views[0], views[1]));
+  }
+  CHECK(!SameBytes(kuhn.MoverView(KuhnPoker::DealCards(0, 1)),
+                   kuhn.MoverView(KuhnPoker::DealCards(2, 1))));
+  const LeducPoker leduc;
+  // Round one: the other card and the board are hidden.
+  CHECK(SameBytes(leduc.MoverView(LeducPoker::DealCards(0, 2, 4)),
+                  leduc.MoverView(LeducPoker::DealCards(0, 5, 3))));
+  // Round two (call, call): the board is seen, the other card still not.
+  auto round_two = [&](int mine, int other, int board) {
+    LeducPoker::State s = LeducPoker::DealCards(mine, other, board);
+    leduc.ApplyUnchecked(s, LeducPoker::kCall);
+    leduc.ApplyUnchecked(s, LeducPoker::kCall);
+    REQUIRE(s.round == 1);
+    return leduc.MoverView(s);
+  };
+  CHECK(SameBytes(round_two(0, 2, 4), round_two(0, 5, 4)));
+  CHECK(!SameBytes(round_two(0, 2, 4), round_two(0, 2, 3)));
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ GameRecord MakeGoldenRecord() {
   Bot* bots[2] = {a.get(), b.get()};
   Rng rng(8);
   while (!LostCities::IsTerminal(s)) {
-    const int action = bots[s.player]->Act(game, s, rng);
+    const int action = bots[s.player]->Act(game, game.MoverView(s), rng);
     record.actions.push_back(action);
     game.ApplyUnchecked(s, action);
   }
