@@ -3,8 +3,8 @@
 // Contract of every bot: Act() sees only the mover's view (engine::View, the one the encoder
 // encodes: own hand, both expeditions, the discard piles, the deck's size, the opponent's cards
 // known from pile draws and the decision counter), so by its type it cannot read the
-// opponent's hidden cards or the deck order; callers pass game.MoverView(state). A bot is not thread-safe; use
-// one per thread. Randomness comes only from the Rng passed in.
+// opponent's hidden cards or the deck order; callers pass game.MoverView(state). A bot is not
+// thread-safe; use one per thread. Randomness comes only from the Rng passed in.
 //
 // The heuristic (HeuristicBot), per decision of the player to move:
 //  * Projection. For each color it estimates what the expedition would be worth if committed

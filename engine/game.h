@@ -15,10 +15,11 @@
 //   trivially copyable value without padding (so equal information states have equal bytes).
 //   MoverView(s) takes it; Encode(view, out) writes EncodingSize() floats from it, and
 //   Encode(state, out) is Encode(MoverView(state), out): an infoset encoding. A memory stores
-//   views and encodes them again when it draws a mini-batch (training/memory.h), bit-identically. EncodingVersion() names its layout; networks record it (a change of the
-//   layout bumps it, so that old networks are refused instead of misread). For the toy games it
-//   identifies the infoset exactly (perfect recall), so the bytes of the encoding serve as the
-//   infoset key of tabular solvers.
+//   views and encodes them again when it draws a mini-batch (training/memory.h), bit-identically.
+//   EncodingVersion() names its layout; networks record it (a change of the layout bumps it, so
+//   that old networks are refused instead of misread). For the toy games it identifies the infoset
+//   exactly (perfect recall), so the bytes of the encoding serve as the infoset key of tabular
+//   solvers.
 // - Payoff(s, p) is player p's payoff at a terminal state, in the game's own units; the two
 //   payoffs sum to zero. DefaultPayoffScale() is the typical magnitude of a payoff: traversals
 //   divide by it so that network targets are of order one (docs in traversal/cfr.h).

@@ -94,16 +94,16 @@ struct UndoRecord {
 };
 
 // What the player to move knows (engine/game.h): the information state the encoder encodes
-// and a memory stores (98 bytes, against 2,472 for the 618 floats it encodes to). Mover-relative: index 0 of a
-// per-player pair is the mover, 1 the opponent. No padding, and every entry past a container's
-// size is kNoCard, so equal information states have equal bytes.
+// and a memory stores (98 bytes, against 2,472 for the 618 floats it encodes to). Mover-relative:
+// index 0 of a per-player pair is the mover, 1 the opponent. No padding, and every entry past a
+// container's size is kNoCard, so equal information states have equal bytes.
 struct View {
   std::array<std::array<uint16_t, kMaxColors>, 2> expedition;  // card-index masks
   std::array<std::array<int16_t, kMaxColors>, 2> expedition_sum;
   std::array<uint16_t, kMaxColors> opponent_known;  // State::known of the opponent
   std::array<uint16_t, kMaxColors> piled;           // the card indices in each discard pile
   uint16_t decisions;
-  std::array<Card, kMaxHandSize> hand;  // sorted ascending, kNoCard past hand_count
+  std::array<Card, kMaxHandSize> hand;       // sorted ascending, kNoCard past hand_count
   std::array<uint8_t, kMaxColors> pile_top;  // card index of each pile's top, kNoCard if empty
   uint8_t hand_count;
   uint8_t deck_size;
