@@ -204,7 +204,7 @@ int RunSweep(const SweepOptions& opts) {
         recursive
             ? opts.traversals
             : std::max<int64_t>(opts.traversals, 2LL * config.worker_chunk_size * opts.workers);
-    traversal::CollectingSink sink(game.EncodingSize(), game.num_actions());
+    traversal::CollectingSink sink(traversal::ShapeOf(game));
     const auto start = std::chrono::steady_clock::now();
     try {
       runner.Run(1, 0, count, sink);

@@ -94,6 +94,31 @@ absl::StatusOr<int> RemoveFiles(const std::string& dir, std::string_view prefix,
   return removed;
 }
 
+absl::Status LinkOrCopyFile(const std::string& from, const std::string& to) {
+  if (::link(from.c_str(), to.c_str()) == 0) return absl::OkStatus();
+  if (errno != EXDEV && errno != EPERM && errno != ENOTSUP && errno != EMLINK) {
+    return Errno(StreamCat("link ", from, " to"), to);
+  }
+  const std::string temporary = to + ".tmp";
+  {
+    std::ifstream in(from, std::ios::binary);
+    if (!in) return Errno("open", from);
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << in.rdbuf();
+    out.close();
+    if (!out || in.bad()) {
+      ::unlink(temporary.c_str());
+      return absl::InternalError(StreamCat("cannot copy ", from, " to ", to));
+    }
+  }
+  if (::rename(temporary.c_str(), to.c_str()) != 0) {
+    const absl::Status error = Errno("rename into", to);
+    ::unlink(temporary.c_str());
+    return error;
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::string> ReadFileToString(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(StreamCat(path, ": cannot open"));

@@ -26,6 +26,9 @@ absl::StatusOr<int> RemoveFiles(const std::string& dir, std::string_view prefix,
                                 std::string_view suffix);
 // The names in `dir` (not "." or ".."), sorted.
 absl::StatusOr<std::vector<std::string>> ListDirectory(const std::string& dir);
+// Makes `to` name the file `from` names: a hard link (no data is copied), or, where the file
+// system refuses links, a copy written to `to`.tmp and renamed. `to` must not exist.
+absl::Status LinkOrCopyFile(const std::string& from, const std::string& to);
 // The whole file.
 absl::StatusOr<std::string> ReadFileToString(const std::string& path);
 

@@ -91,7 +91,7 @@ Batch Sample(const OptimizerConfig& config, const SampleMemory& memory, Batch& h
   const double clip = config.max_sample_weight;
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t i = static_cast<int64_t>(rng.Next() % static_cast<uint64_t>(memory.size()));
-    std::memcpy(x + r * features, memory.features(i), sizeof(float) * features);
+    memory.EncodeFeatures(i, std::span<float>(x + r * features, static_cast<size_t>(features)));
     std::memcpy(target + r * actions, memory.target(i), sizeof(float) * actions);
     for (int a = 0; a < actions; ++a) {
       mask[r * actions + a] = (memory.mask(i) >> a & 1) ? 1.0f : 0.0f;

@@ -1,53 +1,83 @@
 #include "training/memory.h"
 
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 
 #include "engine/check.h"
+#include "engine/files.h"
 #include "engine/stream_cat.h"
 
 namespace lcfr::training {
 namespace {
 
-constexpr char kMagic[8] = {'L', 'C', 'F', 'R', 'M', 'E', 'M', '1'};
+// Segment files: the magic, then kHeaderFields int64s (below), then the columns of `count`
+// samples: their slots (a later segment only), views, targets, masks, weights, iterations.
+constexpr char kMagic[8] = {'L', 'C', 'F', 'R', 'M', 'E', 'M', '2'};
+constexpr char kMagicFormat1[8] = {'L', 'C', 'F', 'R', 'M', 'E', 'M', '1'};
+enum Header {
+  kKind,  // 0: every sample (segment 0), 1: the samples changed since the segment before
+  kCapacity,
+  kRetention,
+  kViewSize,
+  kNumActions,
+  kEncodingVersion,
+  kSeen,  // after this segment
+  kSize,  // after this segment
+  kCount,
+  kHeaderFields
+};
 
 template <typename T>
-void WriteVector(std::ofstream& out, const std::vector<T>& v) {
-  out.write(reinterpret_cast<const char*>(v.data()),
-            static_cast<std::streamsize>(v.size() * sizeof(T)));
+void WriteColumn(std::ofstream& out, const T* data, size_t count) {
+  out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(count * sizeof(T)));
 }
 
 template <typename T>
-bool ReadVector(std::ifstream& in, std::vector<T>& v, size_t count) {
+bool ReadColumn(std::ifstream& in, std::vector<T>& v, size_t count) {
   v.resize(count);
   in.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(count * sizeof(T)));
   return static_cast<bool>(in);
 }
 
+// One segment as read.
+struct Segment {
+  int64_t header[kHeaderFields];
+  std::vector<int64_t> slots;
+  std::vector<std::byte> views;
+  std::vector<float> targets;
+  std::vector<uint32_t> masks;
+  std::vector<float> weights;
+  std::vector<int32_t> iterations;
+};
+
 }  // namespace
 
-SampleMemory::SampleMemory(int64_t capacity, int feature_size, int num_actions, Retention retention)
-    : capacity_(capacity),
-      retention_(retention),
-      feature_size_(feature_size),
-      num_actions_(num_actions) {
+SampleMemory::SampleMemory(int64_t capacity, const FeatureEncoder& encoder, Retention retention)
+    : capacity_(capacity), retention_(retention), encoder_(encoder), shape_(encoder.shape()) {
   LCFR_CHECK_GE(capacity, 1);
 }
 
+int64_t SampleMemory::bytes_per_sample() const {
+  return shape_.view_size + static_cast<int64_t>(sizeof(float)) * shape_.num_actions +
+         static_cast<int64_t>(sizeof(uint32_t) + sizeof(float) + sizeof(int32_t) + sizeof(uint8_t));
+}
+
 void SampleMemory::Write(int64_t slot, const traversal::SampleBuffer& samples, size_t i) {
-  std::memcpy(features_.data() + slot * feature_size_, samples.features(i).data(),
-              sizeof(float) * feature_size_);
-  std::memcpy(targets_.data() + slot * num_actions_, samples.target(i).data(),
-              sizeof(float) * num_actions_);
+  std::memcpy(views_.data() + slot * shape_.view_size, samples.view(i).data(),
+              static_cast<size_t>(shape_.view_size));
+  std::memcpy(targets_.data() + slot * shape_.num_actions, samples.target(i).data(),
+              sizeof(float) * shape_.num_actions);
   masks_[slot] = samples.legal_mask(i);
   weights_[slot] = samples.weight(i);
   iterations_[slot] = samples.iteration(i);
+  if (!changed_flags_[slot]) {
+    changed_flags_[slot] = 1;
+    ++changed_;
+  }
 }
 
 void SampleMemory::Add(const traversal::SampleBuffer& samples, engine::Rng& rng) {
-  LCFR_CHECK_EQ(samples.feature_size(), feature_size_);
-  LCFR_CHECK_EQ(samples.num_actions(), num_actions_);
+  LCFR_CHECK(samples.shape() == shape_);
   if (retention_ == Retention::kSlidingWindow) {
     for (size_t i = 0; i < samples.size(); ++i) {
       ++seen_;
@@ -72,26 +102,60 @@ void SampleMemory::Add(const traversal::SampleBuffer& samples, engine::Rng& rng)
 
 int64_t SampleMemory::AppendSlot() {
   const int64_t slot = size();
-  features_.resize(features_.size() + feature_size_);
-  targets_.resize(targets_.size() + num_actions_);
+  views_.resize(views_.size() + shape_.view_size);
+  targets_.resize(targets_.size() + shape_.num_actions);
   masks_.push_back(0);
   weights_.push_back(0);
   iterations_.push_back(0);
+  changed_flags_.push_back(0);
   return slot;
 }
 
-absl::Status SampleMemory::Save(const std::string& path) const {
+void SampleMemory::MarkSaved() {
+  std::fill(changed_flags_.begin(), changed_flags_.end(), uint8_t{0});
+  changed_ = 0;
+}
+
+absl::StatusOr<int64_t> SampleMemory::WriteSegment(const std::string& path, bool full) const {
+  std::vector<int64_t> slots;
+  if (!full) {
+    slots.reserve(static_cast<size_t>(changed_));
+    for (int64_t i = 0; i < size(); ++i) {
+      if (changed_flags_[i]) slots.push_back(i);
+    }
+  }
+  const int64_t count = full ? size() : static_cast<int64_t>(slots.size());
   const std::string temporary = path + ".tmp";
   {
-    std::ofstream out(temporary, std::ios::binary);
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     out.write(kMagic, sizeof(kMagic));
-    const int64_t header[5] = {capacity_, feature_size_, num_actions_, seen_, size()};
+    int64_t header[kHeaderFields];
+    header[kKind] = full ? 0 : 1;
+    header[kCapacity] = capacity_;
+    header[kRetention] = static_cast<int64_t>(retention_);
+    header[kViewSize] = shape_.view_size;
+    header[kNumActions] = shape_.num_actions;
+    header[kEncodingVersion] = encoder_.encoding_version();
+    header[kSeen] = seen_;
+    header[kSize] = size();
+    header[kCount] = count;
     out.write(reinterpret_cast<const char*>(header), sizeof(header));
-    WriteVector(out, features_);
-    WriteVector(out, targets_);
-    WriteVector(out, masks_);
-    WriteVector(out, weights_);
-    WriteVector(out, iterations_);
+    const size_t v = static_cast<size_t>(shape_.view_size);
+    const size_t a = static_cast<size_t>(shape_.num_actions);
+    if (full) {
+      WriteColumn(out, views_.data(), views_.size());
+      WriteColumn(out, targets_.data(), targets_.size());
+      WriteColumn(out, masks_.data(), masks_.size());
+      WriteColumn(out, weights_.data(), weights_.size());
+      WriteColumn(out, iterations_.data(), iterations_.size());
+    } else {
+      WriteColumn(out, slots.data(), slots.size());
+      for (int64_t i : slots) WriteColumn(out, views_.data() + i * v, v);
+      for (int64_t i : slots) WriteColumn(out, targets_.data() + i * a, a);
+      for (int64_t i : slots) WriteColumn(out, masks_.data() + i, 1);
+      for (int64_t i : slots) WriteColumn(out, weights_.data() + i, 1);
+      for (int64_t i : slots) WriteColumn(out, iterations_.data() + i, 1);
+    }
     out.close();
     if (!out) {
       std::remove(temporary.c_str());
@@ -102,39 +166,161 @@ absl::Status SampleMemory::Save(const std::string& path) const {
     std::remove(temporary.c_str());
     return absl::InternalError(lcfr::StreamCat("cannot write ", path));
   }
-  return absl::OkStatus();
+  const int64_t per_sample = (full ? 0 : 8) + shape_.view_size + 4 * shape_.num_actions + 12;
+  return static_cast<int64_t>(sizeof(kMagic) + sizeof(int64_t) * kHeaderFields) +
+         count * per_sample;
 }
 
-absl::Status SampleMemory::Load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(lcfr::StreamCat(path, ": cannot open"));
-  char magic[sizeof(kMagic)];
-  int64_t header[5];
-  in.read(magic, sizeof(magic));
-  in.read(reinterpret_cast<char*>(header), sizeof(header));
-  if (!in || std::memcmp(magic, kMagic, sizeof(kMagic)) != 0) {
-    return absl::InvalidArgumentError(lcfr::StreamCat(path, ": not a reservoir file"));
-  }
-  if (header[0] != capacity_ || header[1] != feature_size_ || header[2] != num_actions_ ||
-      header[4] < 0 || header[4] > header[0] || header[3] < header[4]) {
-    return absl::InvalidArgumentError(lcfr::StreamCat(
-        path, ": holds a reservoir of capacity ", header[0], " for ", header[1], " features and ",
-        header[2], " actions; expected ", capacity_, ", ", feature_size_, " and ", num_actions_));
-  }
-  const auto n = static_cast<size_t>(header[4]);
-  std::vector<float> features, targets, weights;
+absl::Status SampleMemory::LoadSegments(const std::vector<std::string>& paths) {
+  if (paths.empty()) return absl::NotFoundError("no memory segment to load");
+  std::vector<std::byte> views;
+  std::vector<float> targets, weights;
   std::vector<uint32_t> masks;
   std::vector<int32_t> iterations;
-  if (!ReadVector(in, features, n * feature_size_) || !ReadVector(in, targets, n * num_actions_) ||
-      !ReadVector(in, masks, n) || !ReadVector(in, weights, n) || !ReadVector(in, iterations, n)) {
-    return absl::InvalidArgumentError(lcfr::StreamCat(path, ": truncated"));
+  int64_t seen = 0;
+  const size_t v = static_cast<size_t>(shape_.view_size);
+  const size_t a = static_cast<size_t>(shape_.num_actions);
+  for (size_t k = 0; k < paths.size(); ++k) {
+    const std::string& path = paths[k];
+    auto invalid = [&path](auto&&... parts) {
+      return absl::InvalidArgumentError(lcfr::StreamCat(path, ": ", parts...));
+    };
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return absl::NotFoundError(lcfr::StreamCat(path, ": cannot open"));
+    char magic[sizeof(kMagic)];
+    Segment s;
+    in.read(magic, sizeof(magic));
+    if (in && std::memcmp(magic, kMagicFormat1, sizeof(magic)) == 0) {
+      return absl::FailedPreconditionError(lcfr::StreamCat(
+          path,
+          ": a memory of an earlier version (format 1, encoded features); this version keeps "
+          "mover's views, so the run cannot resume (its networks still serve eval, play and "
+          "agent)"));
+    }
+    in.read(reinterpret_cast<char*>(s.header), sizeof(s.header));
+    if (!in || std::memcmp(magic, kMagic, sizeof(kMagic)) != 0) {
+      return invalid("not a memory segment");
+    }
+    const int64_t* h = s.header;
+    if (h[kCapacity] != capacity_ || h[kRetention] != static_cast<int64_t>(retention_) ||
+        h[kViewSize] != shape_.view_size || h[kNumActions] != shape_.num_actions ||
+        h[kEncodingVersion] != encoder_.encoding_version()) {
+      return invalid("holds a memory of capacity ", h[kCapacity], ", retention ", h[kRetention],
+                     ", views of ", h[kViewSize], " bytes, ", h[kNumActions],
+                     " actions and encoding version ", h[kEncodingVersion], "; expected ",
+                     capacity_, ", ", static_cast<int>(retention_), ", ", shape_.view_size, ", ",
+                     shape_.num_actions, " and ", encoder_.encoding_version());
+    }
+    const int64_t old_size = static_cast<int64_t>(masks.size());
+    const bool full = k == 0;
+    if (h[kKind] != (full ? 0 : 1)) {
+      return invalid(full ? "the first segment of a chain must hold every sample"
+                          : "a later segment of a chain must hold changes only");
+    }
+    if (h[kSize] < old_size || h[kSize] > capacity_ || h[kSeen] < h[kSize] || h[kSeen] < seen ||
+        h[kCount] < 0 || h[kCount] > h[kSize] || (full && h[kCount] != h[kSize])) {
+      return invalid("inconsistent counts (size ", h[kSize], ", seen ", h[kSeen], ", samples ",
+                     h[kCount], " after a chain of size ", old_size, " and seen ", seen, ")");
+    }
+    const auto n = static_cast<size_t>(h[kCount]);
+    if (!full && !ReadColumn(in, s.slots, n)) return invalid("truncated");
+    if (!ReadColumn(in, s.views, n * v) || !ReadColumn(in, s.targets, n * a) ||
+        !ReadColumn(in, s.masks, n) || !ReadColumn(in, s.weights, n) ||
+        !ReadColumn(in, s.iterations, n)) {
+      return invalid("truncated");
+    }
+    if (in.peek() != std::char_traits<char>::eof()) return invalid("has trailing bytes");
+    if (full) {
+      views = std::move(s.views);
+      targets = std::move(s.targets);
+      masks = std::move(s.masks);
+      weights = std::move(s.weights);
+      iterations = std::move(s.iterations);
+    } else {
+      // Slots ascending and distinct, below the new size, covering every new slot.
+      int64_t new_slots = 0;
+      for (size_t j = 0; j < n; ++j) {
+        if (s.slots[j] < 0 || s.slots[j] >= h[kSize] || (j > 0 && s.slots[j] <= s.slots[j - 1])) {
+          return invalid("sample slots out of order or out of range");
+        }
+        new_slots += s.slots[j] >= old_size;
+      }
+      if (new_slots != h[kSize] - old_size) return invalid("does not fill the slots it adds");
+      const auto size = static_cast<size_t>(h[kSize]);
+      views.resize(size * v);
+      targets.resize(size * a);
+      masks.resize(size);
+      weights.resize(size);
+      iterations.resize(size);
+      for (size_t j = 0; j < n; ++j) {
+        const auto slot = static_cast<size_t>(s.slots[j]);
+        std::memcpy(views.data() + slot * v, s.views.data() + j * v, v);
+        std::memcpy(targets.data() + slot * a, s.targets.data() + j * a, sizeof(float) * a);
+        masks[slot] = s.masks[j];
+        weights[slot] = s.weights[j];
+        iterations[slot] = s.iterations[j];
+      }
+    }
+    seen = h[kSeen];
   }
-  seen_ = header[3];
-  features_ = std::move(features);
+  seen_ = seen;
+  views_ = std::move(views);
   targets_ = std::move(targets);
   masks_ = std::move(masks);
   weights_ = std::move(weights);
   iterations_ = std::move(iterations);
+  changed_flags_.assign(masks_.size(), 0);
+  changed_ = 0;
+  return absl::OkStatus();
+}
+
+absl::Status SegmentChain::Write(const SampleMemory& memory, const std::string& dir,
+                                 const std::string& previous) {
+  written_bytes_ = 0;
+  const bool extend =
+      !previous.empty() && segments_ > 0 && later_samples_ + memory.changed() < memory.size();
+  if (!extend) {
+    pending_segments_ = 1;
+    pending_later_ = 0;
+  } else {
+    for (int k = 0; k < segments_; ++k) {
+      if (absl::Status s = LinkOrCopyFile(path_(previous, k), path_(dir, k)); !s.ok()) return s;
+    }
+    pending_segments_ = segments_ + 1;
+    pending_later_ = later_samples_ + memory.changed();
+  }
+  const absl::StatusOr<int64_t> bytes =
+      memory.WriteSegment(path_(dir, pending_segments_ - 1), !extend);
+  if (!bytes.ok()) return bytes.status();
+  written_bytes_ = *bytes;
+  return absl::OkStatus();
+}
+
+void SegmentChain::Commit(SampleMemory& memory) {
+  segments_ = pending_segments_;
+  later_samples_ = pending_later_;
+  memory.MarkSaved();
+}
+
+absl::Status SegmentChain::Load(SampleMemory& memory, const std::string& dir) {
+  std::vector<std::string> paths;
+  for (int k = 0; PathExists(path_(dir, k)); ++k) paths.push_back(path_(dir, k));
+  if (paths.empty()) {
+    return absl::NotFoundError(lcfr::StreamCat(path_(dir, 0), ": missing"));
+  }
+  if (absl::Status s = memory.LoadSegments(paths); !s.ok()) return s;
+  segments_ = static_cast<int>(paths.size());
+  later_samples_ = 0;
+  // The later segments' sample counts, from their headers (already validated by the load).
+  for (size_t k = 1; k < paths.size(); ++k) {
+    std::ifstream in(paths[k], std::ios::binary);
+    in.seekg(static_cast<std::streamoff>(sizeof(kMagic) + sizeof(int64_t) * kCount));
+    int64_t count = 0;
+    in.read(reinterpret_cast<char*>(&count), sizeof(count));
+    later_samples_ += count;
+  }
+  pending_segments_ = segments_;
+  pending_later_ = later_samples_;
   return absl::OkStatus();
 }
 

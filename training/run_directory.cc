@@ -44,9 +44,10 @@ std::string RunDirectory::StagingPath(int iteration) const {
   return CheckpointPath(iteration) + std::string(kStaging);
 }
 
-std::string RunDirectory::ShardPath(const std::string& dir, std::string_view memory) const {
-  return world_ == 1 ? StreamCat(dir, "/", memory, ".mem")
-                     : StreamCat(dir, "/", memory, ".rank", rank_, ".mem");
+std::string RunDirectory::ShardPath(const std::string& dir, std::string_view memory,
+                                    int segment) const {
+  return world_ == 1 ? StreamCat(dir, "/", memory, ".s", segment, ".mem")
+                     : StreamCat(dir, "/", memory, ".rank", rank_, ".s", segment, ".mem");
 }
 
 absl::Status RunDirectory::Create(bool resume) const {

@@ -6,7 +6,8 @@
 //   metrics.jsonl        one JSON line per iteration (docs/training.md)
 //   summary.json         written at the end
 //   checkpoints/LATEST   the name of the latest complete checkpoint
-//   checkpoints/iter_N/  networks.pt, the memories (*.mem), state.json, config.yaml
+//   checkpoints/iter_N/  networks.pt, the memories' segments (*.mem; training/memory.h),
+//                        state.json, config.yaml
 //
 // Commit sequence of a checkpoint: PrepareStaging (iter_N.tmp, empty), the trainer writes into
 // it, Publish renames it to iter_N, replaces LATEST atomically, then applies Retain. A kill at
@@ -31,8 +32,8 @@ namespace lcfr::training {
 
 class RunDirectory {
  public:
-  // `rank` and `world` name memory shards: "advantage0.mem", or "advantage0.rank1.mem" for
-  // rank 1 of several.
+  // `rank` and `world` name memory shards: "advantage0.s0.mem" (segment 0), or
+  // "advantage0.rank1.s0.mem" for rank 1 of several.
   explicit RunDirectory(std::string root, int rank = 0, int world = 1);
 
   const std::string& root() const { return root_; }
@@ -45,8 +46,8 @@ class RunDirectory {
   static int IterationOf(std::string_view name);
   std::string CheckpointPath(int iteration) const;
   std::string StagingPath(int iteration) const;  // iter_N.tmp
-  // A memory's shard file in checkpoint directory `dir`.
-  std::string ShardPath(const std::string& dir, std::string_view memory) const;
+  // Segment `segment` of a memory's shard in checkpoint directory `dir` (SegmentChain).
+  std::string ShardPath(const std::string& dir, std::string_view memory, int segment = 0) const;
 
   // Creates the directory and checkpoints/. A fresh run (resume false) refuses a directory that
   // already holds a run (FailedPrecondition, naming --resume).

@@ -88,6 +88,7 @@ class Trainer {
         run_dir_(options.run_dir),
         dir_(options.run_dir, comm.rank(), comm.world_size()),
         devices_(devices),
+        encoder_(game),
         feature_size_(game.EncodingSize()),
         num_actions_(game.num_actions()),
         comm_(comm),
@@ -109,8 +110,7 @@ class Trainer {
     // player) and the strategies, a sliding window for the values.
     kinds_ = traversal::SchemeSampleKinds(config_.traversal.cfr.scheme);
     auto make = [&](int capacity, Retention retention) {
-      return std::make_unique<SampleMemory>(shard(capacity), feature_size_, num_actions_,
-                                            retention);
+      return std::make_unique<SampleMemory>(shard(capacity), encoder_, retention);
     };
     for (int p = 0; p < 2; ++p) {
       advantage_[p] = make(config_.memory.advantage_capacity, Retention::kReservoir);
@@ -119,6 +119,16 @@ class Trainer {
     if (kinds_[SampleKind::kValue]) {
       value_ = make(config_.memory.value_capacity, Retention::kSlidingWindow);
     }
+    // The run's memories by shard name, each saved through its own segment chain.
+    auto add_shard = [this](std::string name, SampleMemory* memory) {
+      SegmentChain chain([this, name](const std::string& dir, int segment) {
+        return dir_.ShardPath(dir, name, segment);
+      });
+      shards_.push_back({name, memory, std::move(chain)});
+    };
+    for (int p = 0; p < 2; ++p) add_shard(StreamCat("advantage", p), advantage_[p].get());
+    add_shard("strategy", strategy_.get());
+    if (value_) add_shard("value", value_.get());
   }
 
   absl::Status Run() {
@@ -253,7 +263,7 @@ class Trainer {
       //    process would use.
       at::set_num_threads(config_.inference.intra_op_threads);
       const auto t0 = Clock::now();
-      traversal::CollectingSink sink(feature_size_, num_actions_);
+      traversal::CollectingSink sink(traversal::ShapeOf(game_));
       runner_->Run(t, p, ShareBegin(total, rank_, world_), Share(total, rank_, world_), sink);
       m.time.traversal += Since(t0);
       // 2. Their samples into the memories of the kinds the scheme produces, in traversal order.
@@ -389,16 +399,6 @@ class Trainer {
 
   absl::Status Evaluate(int t, IterationMetrics& m);
 
-  // The run's memories by shard name: advantage0, advantage1, strategy and (the value scheme)
-  // value.
-  std::vector<std::pair<std::string, SampleMemory*>> Shards() const {
-    std::vector<std::pair<std::string, SampleMemory*>> shards;
-    for (int p = 0; p < 2; ++p) shards.emplace_back(StreamCat("advantage", p), advantage_[p].get());
-    shards.emplace_back("strategy", strategy_.get());
-    if (value_) shards.emplace_back("value", value_.get());
-    return shards;
-  }
-
   // The memory that keeps samples of `kind` recorded for `player`.
   SampleMemory& MemoryOf(SampleKind kind, int player) {
     switch (kind) {
@@ -412,9 +412,12 @@ class Trainer {
     return *value_;
   }
 
-  absl::Status SaveShards(const std::string& dir) const {
-    for (const auto& [name, memory] : Shards()) {
-      if (absl::Status s = memory->Save(dir_.ShardPath(dir, name)); !s.ok()) return s;
+  // Each memory's changes since the last checkpoint (or all of it; training/memory.h).
+  absl::Status SaveShards(const std::string& dir) {
+    for (Shard& shard : shards_) {
+      if (absl::Status s = shard.chain.Write(*shard.memory, dir, previous_checkpoint_); !s.ok()) {
+        return s;
+      }
     }
     return absl::OkStatus();
   }
@@ -445,7 +448,11 @@ class Trainer {
     if (absl::Status s = Agree(written, "writing the checkpoint"); !s.ok()) return s;
     absl::Status published = absl::OkStatus();
     if (rank_ == 0) published = dir_.Publish(t, config_.run.keep_every);
-    return Agree(published, "publishing the checkpoint");
+    if (absl::Status s = Agree(published, "publishing the checkpoint"); !s.ok()) return s;
+    // Published: the next checkpoint writes what changes from here.
+    for (Shard& shard : shards_) shard.chain.Commit(*shard.memory);
+    previous_checkpoint_ = dir_.CheckpointPath(t);
+    return absl::OkStatus();
   }
 
   absl::StatusOr<int> LoadLatestCheckpoint() {
@@ -477,9 +484,10 @@ class Trainer {
     if (!nets.ok()) return nets.status();
     nets_ = std::move(*nets);
     ToDevice();
-    for (const auto& [name, memory] : Shards()) {
-      if (absl::Status s = memory->Load(dir_.ShardPath(dir, name)); !s.ok()) return s;
+    for (Shard& shard : shards_) {
+      if (absl::Status s = shard.chain.Load(*shard.memory, dir); !s.ok()) return s;
     }
+    previous_checkpoint_ = dir;
     strategy_trained_ = state.value("strategy_trained", false);
     return state.value("iteration", 0);
   }
@@ -498,6 +506,7 @@ class Trainer {
   std::string run_dir_;
   RunDirectory dir_;
   Devices devices_;
+  GameFeatureEncoder<G> encoder_;  // the memories' views to features
   int feature_size_;
   int num_actions_;
   inference::NetworkShape shape_;
@@ -510,6 +519,15 @@ class Trainer {
   std::array<std::unique_ptr<SampleMemory>, 2> advantage_;
   std::unique_ptr<SampleMemory> strategy_;
   std::unique_ptr<SampleMemory> value_;  // the value scheme's sliding window; null otherwise
+  // The memories by shard name (advantage0, advantage1, strategy and, for the value scheme,
+  // value) with the segment chains that save them.
+  struct Shard {
+    std::string name;
+    SampleMemory* memory;
+    SegmentChain chain;
+  };
+  std::vector<Shard> shards_;
+  std::string previous_checkpoint_;  // the last checkpoint written or loaded ("" for none)
   Communicator& comm_;
   const int rank_;
   const int world_;

@@ -254,7 +254,7 @@ class CfrTraversal {
       }
       action = std::countr_zero(m);
     } else {
-      game_.Encode(s, features_);
+      EncodeView(s);
       std::array<float, 32> sigma;
       const std::span<float> strategy(sigma.data(), num_actions_);
       policy_.Evaluate(AdvantageNetwork(player), Head::kRegretMatching, features_, legal, strategy);
@@ -264,11 +264,18 @@ class CfrTraversal {
     game_.ApplyUnchecked(s, action);
   }
 
+  // Takes the mover's view of `s` into view_ and its encoding into features_ (what the next
+  // samples record, until the next node's call).
+  void EncodeView(const State& s) {
+    view_ = game_.MoverView(s);
+    game_.Encode(view_, features_);
+  }
+
   void RecordStrategy(int player, uint32_t legal, std::span<const float> strategy, double weight) {
     const double rate = config_.strategy_sample_rate;
     if (rate < 1.0 && rng_.UniformDouble() >= rate) return;
-    const size_t i = strategy_.Add(features_, legal, static_cast<float>(weight / rate), iteration_,
-                                   player, index_);
+    const size_t i = strategy_.Add(features_, ViewBytes(view_), legal,
+                                   static_cast<float>(weight / rate), iteration_, player, index_);
     std::copy(strategy.begin(), strategy.end(), strategy_.target(i).begin());
     ++stats_.strategy_samples;
   }
@@ -282,7 +289,7 @@ class CfrTraversal {
     }
     const int player = game_.CurrentPlayer(s);
     const uint32_t legal = game_.LegalMask(s);
-    game_.Encode(s, features_);
+    EncodeView(s);
     std::array<float, 32> sigma;
     const std::span<float> strategy(sigma.data(), num_actions_);
     policy_.Evaluate(AdvantageNetwork(player), Head::kRegretMatching, features_, legal, strategy);
@@ -316,12 +323,12 @@ class CfrTraversal {
       }
     }
     const double scale = static_cast<double>(n_legal) / std::popcount(chosen);
-    const size_t i = advantage_.Add(features_, legal, static_cast<float>(weight), iteration_,
-                                    traverser_, index_);
+    const size_t i = advantage_.Add(features_, ViewBytes(view_), legal, static_cast<float>(weight),
+                                    iteration_, traverser_, index_);
     ++stats_.advantage_samples;
     size_t iv = 0;
     if constexpr (S::kValues) {
-      iv = value_.Add(features_, chosen, 1.0f, iteration_, traverser_, index_);
+      iv = value_.Add(features_, ViewBytes(view_), chosen, 1.0f, iteration_, traverser_, index_);
       ++stats_.value_samples;
     }
     std::array<double, 32> value{};
@@ -356,8 +363,8 @@ class CfrTraversal {
     const double q = epsilon / std::popcount(legal) + (1 - epsilon) * sigma[action];
     size_t i = 0;
     if constexpr (outcome) {
-      i = advantage_.Add(features_, legal, static_cast<float>(weight), iteration_, traverser_,
-                         index_);
+      i = advantage_.Add(features_, ViewBytes(view_), legal, static_cast<float>(weight), iteration_,
+                         traverser_, index_);
       ++stats_.advantage_samples;
     }
     const bool record_value = S::kValues && (config_.value_sample_rate >= 1.0 ||
@@ -365,7 +372,8 @@ class CfrTraversal {
     size_t iv = 0;
     if (record_value) {
       if (iteration_ >= config_.value_from_iteration) RecordValueAdvantage(legal, sigma);
-      iv = value_.Add(features_, 1u << action, 1.0f, iteration_, traverser_, index_);
+      iv = value_.Add(features_, ViewBytes(view_), 1u << action, 1.0f, iteration_, traverser_,
+                      index_);
       ++stats_.value_samples;
     }
     const auto undo = game_.ApplyUnchecked(s, action);
@@ -395,7 +403,8 @@ class CfrTraversal {
       const int a = std::countr_zero(m);
       node += sigma[a] * q[a];
     }
-    const size_t i = advantage_.Add(features_, legal, 1.0f, iteration_, traverser_, index_);
+    const size_t i =
+        advantage_.Add(features_, ViewBytes(view_), legal, 1.0f, iteration_, traverser_, index_);
     ++stats_.advantage_samples;
     const std::span<float> target = advantage_.target(i);
     for (uint32_t m = legal; m; m &= m - 1) {
@@ -422,6 +431,7 @@ class CfrTraversal {
   engine::Rng rng_;
   PolicyClient& policy_;
   std::span<float> features_;
+  typename G::View view_{};
   SampleBuffer& advantage_;
   SampleBuffer& strategy_;
   SampleBuffer& value_;

@@ -158,7 +158,7 @@ class TraversalRunner {
   // The samples of one traversal: a fiber slot's buffers while it runs, parked if it
   // finishes before an earlier traversal of its worker.
   using Block = SampleSet;
-  Block NewBlock() const { return SampleSet(game_.EncodingSize(), game_.num_actions()); }
+  Block NewBlock() const { return SampleSet(ShapeOf(game_)); }
   struct Worker {
     std::unique_ptr<Evaluator> evaluator;
     std::unique_ptr<Scheduler> scheduler;

@@ -7,12 +7,15 @@
 
 namespace lcfr::traversal {
 
-size_t SampleBuffer::Add(std::span<const float> features, uint32_t legal_mask, float weight,
-                         int32_t iteration, int player, int64_t traversal) {
-  LCFR_DCHECK_EQ(features.size(), static_cast<size_t>(feature_size_));
+size_t SampleBuffer::Add(std::span<const float> features, std::span<const std::byte> view,
+                         uint32_t legal_mask, float weight, int32_t iteration, int player,
+                         int64_t traversal) {
+  LCFR_DCHECK_EQ(features.size(), static_cast<size_t>(shape_.feature_size));
+  LCFR_DCHECK_EQ(view.size(), static_cast<size_t>(shape_.view_size));
   const size_t index = size();
   features_.insert(features_.end(), features.begin(), features.end());
-  targets_.resize(targets_.size() + num_actions_, 0.0f);
+  views_.insert(views_.end(), view.begin(), view.end());
+  targets_.resize(targets_.size() + shape_.num_actions, 0.0f);
   legal_masks_.push_back(legal_mask);
   weights_.push_back(weight);
   iterations_.push_back(iteration);
@@ -22,15 +25,15 @@ size_t SampleBuffer::Add(std::span<const float> features, uint32_t legal_mask, f
 }
 
 void SampleBuffer::Append(const SampleBuffer& other, size_t begin, size_t count) {
-  LCFR_CHECK_EQ(other.feature_size_, feature_size_);
-  LCFR_CHECK_EQ(other.num_actions_, num_actions_);
+  LCFR_CHECK(other.shape_ == shape_);
   LCFR_CHECK_LE(begin + count, other.size());
   if (count == 0) return;
   auto append = [&](auto& to, const auto& from, size_t width) {
     to.insert(to.end(), from.begin() + begin * width, from.begin() + (begin + count) * width);
   };
-  append(features_, other.features_, feature_size_);
-  append(targets_, other.targets_, num_actions_);
+  append(features_, other.features_, shape_.feature_size);
+  append(views_, other.views_, shape_.view_size);
+  append(targets_, other.targets_, shape_.num_actions);
   append(legal_masks_, other.legal_masks_, 1);
   append(weights_, other.weights_, 1);
   append(iterations_, other.iterations_, 1);
@@ -40,6 +43,7 @@ void SampleBuffer::Append(const SampleBuffer& other, size_t begin, size_t count)
 
 void SampleBuffer::Clear() {
   features_.clear();
+  views_.clear();
   targets_.clear();
   legal_masks_.clear();
   weights_.clear();
@@ -49,8 +53,9 @@ void SampleBuffer::Clear() {
 }
 
 void SampleBuffer::Reserve(size_t samples) {
-  features_.reserve(samples * feature_size_);
-  targets_.reserve(samples * num_actions_);
+  features_.reserve(samples * shape_.feature_size);
+  views_.reserve(samples * shape_.view_size);
+  targets_.reserve(samples * shape_.num_actions);
   legal_masks_.reserve(samples);
   weights_.reserve(samples);
   iterations_.reserve(samples);
@@ -63,8 +68,8 @@ bool SampleBuffer::operator==(const SampleBuffer& other) const {
     return a.size() == b.size() &&
            (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
   };
-  return feature_size_ == other.feature_size_ && num_actions_ == other.num_actions_ &&
-         same_bits(features_, other.features_) && same_bits(targets_, other.targets_) &&
+  return shape_ == other.shape_ && same_bits(features_, other.features_) &&
+         views_ == other.views_ && same_bits(targets_, other.targets_) &&
          same_bits(weights_, other.weights_) && legal_masks_ == other.legal_masks_ &&
          iterations_ == other.iterations_ && players_ == other.players_ &&
          traversals_ == other.traversals_;
@@ -81,8 +86,7 @@ TraversalSamples WholeSet(const SampleSet& set) {
 }
 
 void CollectingSink::BeginRun(int num_workers) {
-  const SampleBuffer& shape = samples[SampleKind::kAdvantage];
-  per_worker_.assign(num_workers, SampleSet(shape.feature_size(), shape.num_actions()));
+  per_worker_.assign(num_workers, SampleSet(samples[SampleKind::kAdvantage].shape()));
 }
 
 void CollectingSink::Consume(int worker, int64_t, const TraversalSamples& ranges) {

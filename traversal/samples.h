@@ -1,8 +1,9 @@
 // Training samples produced by the CFR traversals, and the sink through which the trainer
 // receives them.
 //
-// A sample is (infoset features, legal mask, target per action, weight, iteration, player,
-// traversal index). Three kinds:
+// A sample is (infoset features, the mover's view they encode (engine/game.h), legal mask,
+// target per action, weight, iteration, player, traversal index). A memory keeps the view and
+// encodes the features again when it draws a mini-batch (training/memory.h). Three kinds:
 // - advantage samples, recorded at the traverser's decisions: the target is the sampled
 //   counterfactual regret of every legal action (0 at illegal actions), in payoff units divided
 //   by the payoff scale (traversal/cfr.h);
@@ -31,33 +32,58 @@
 #include <vector>
 
 #include "engine/fields.h"
+#include "engine/game.h"
 
 namespace lcfr::traversal {
+
+// The sizes of one game's samples.
+struct SampleShape {
+  int feature_size = 0;  // floats of the encoding
+  int num_actions = 0;
+  int view_size = 0;  // bytes of the mover's view
+  bool operator==(const SampleShape&) const = default;
+};
+
+template <engine::Game G>
+SampleShape ShapeOf(const G& game) {
+  return {game.EncodingSize(), game.num_actions(), static_cast<int>(sizeof(typename G::View))};
+}
+
+// A view's bytes, as samples store it.
+template <typename View>
+std::span<const std::byte> ViewBytes(const View& view) {
+  return std::as_bytes(std::span<const View, 1>(&view, 1));
+}
 
 class SampleBuffer {
  public:
   SampleBuffer() = default;
-  SampleBuffer(int feature_size, int num_actions)
-      : feature_size_(feature_size), num_actions_(num_actions) {}
+  explicit SampleBuffer(const SampleShape& shape) : shape_(shape) {}
 
-  int feature_size() const { return feature_size_; }
-  int num_actions() const { return num_actions_; }
+  const SampleShape& shape() const { return shape_; }
+  int feature_size() const { return shape_.feature_size; }
+  int num_actions() const { return shape_.num_actions; }
+  int view_size() const { return shape_.view_size; }
   size_t size() const { return legal_masks_.size(); }
   bool empty() const { return legal_masks_.empty(); }
 
-  // Appends a sample with the given features and a zero target; returns its index. The target
-  // is then written through target(index). References into the buffer are invalidated.
-  size_t Add(std::span<const float> features, uint32_t legal_mask, float weight, int32_t iteration,
-             int player, int64_t traversal);
+  // Appends a sample with the given features (the encoding of `view`) and a zero target;
+  // returns its index. The target is then written through target(index). References into the
+  // buffer are invalidated.
+  size_t Add(std::span<const float> features, std::span<const std::byte> view, uint32_t legal_mask,
+             float weight, int32_t iteration, int player, int64_t traversal);
 
   std::span<const float> features(size_t i) const {
-    return {features_.data() + i * feature_size_, static_cast<size_t>(feature_size_)};
+    return {features_.data() + i * shape_.feature_size, static_cast<size_t>(shape_.feature_size)};
+  }
+  std::span<const std::byte> view(size_t i) const {
+    return {views_.data() + i * shape_.view_size, static_cast<size_t>(shape_.view_size)};
   }
   std::span<float> target(size_t i) {
-    return {targets_.data() + i * num_actions_, static_cast<size_t>(num_actions_)};
+    return {targets_.data() + i * shape_.num_actions, static_cast<size_t>(shape_.num_actions)};
   }
   std::span<const float> target(size_t i) const {
-    return {targets_.data() + i * num_actions_, static_cast<size_t>(num_actions_)};
+    return {targets_.data() + i * shape_.num_actions, static_cast<size_t>(shape_.num_actions)};
   }
   uint32_t legal_mask(size_t i) const { return legal_masks_[i]; }
   float weight(size_t i) const { return weights_[i]; }
@@ -82,9 +108,9 @@ class SampleBuffer {
   bool operator==(const SampleBuffer& other) const;
 
  private:
-  int feature_size_ = 0;
-  int num_actions_ = 0;
+  SampleShape shape_;
   std::vector<float> features_;
+  std::vector<std::byte> views_;
   std::vector<float> targets_;
   std::vector<uint32_t> legal_masks_;
   std::vector<float> weights_;
@@ -119,8 +145,8 @@ struct PerKind {
 // One buffer per kind, all of one shape.
 struct SampleSet : PerKind<SampleBuffer> {
   SampleSet() = default;
-  SampleSet(int feature_size, int num_actions) {
-    for (SampleBuffer& b : items) b = SampleBuffer(feature_size, num_actions);
+  explicit SampleSet(const SampleShape& shape) {
+    for (SampleBuffer& b : items) b = SampleBuffer(shape);
   }
   void Clear() {
     for (SampleBuffer& b : items) b.Clear();
@@ -164,7 +190,7 @@ class SampleSink {
 // `samples` (appended to what it held). sink[kind] is samples[kind].
 class CollectingSink : public SampleSink {
  public:
-  CollectingSink(int feature_size, int num_actions) : samples(feature_size, num_actions) {}
+  explicit CollectingSink(const SampleShape& shape) : samples(shape) {}
   void BeginRun(int num_workers) override;
   void Consume(int worker, int64_t traversal, const TraversalSamples& samples) override;
   void EndRun() override;

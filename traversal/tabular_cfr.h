@@ -76,7 +76,7 @@ class TabularCfr {
   class TableSink : public CollectingSink {
    public:
     TableSink(const G& game, RegretTable* table, double scale)
-        : CollectingSink(game.EncodingSize(), game.num_actions()), table_(table), scale_(scale) {}
+        : CollectingSink(traversal::ShapeOf(game)), table_(table), scale_(scale) {}
     void EndRun() override {
       CollectingSink::EndRun();
       const SampleBuffer& advantage = samples[SampleKind::kAdvantage];

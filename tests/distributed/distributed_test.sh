@@ -52,8 +52,8 @@ for n in 2 3; do
   check "smoke$n: four iterations" -- test "$(wc -l <"$tmp/smoke$n/metrics.jsonl")" -eq 4
   for ((r = 0; r < n; ++r)); do
     for mem in advantage0 advantage1 strategy value; do
-      check "smoke$n: shard $mem.rank$r.mem" -- \
-        test -s "$tmp/smoke$n/checkpoints/iter_000004/$mem.rank$r.mem"
+      check "smoke$n: shard $mem.rank$r.s0.mem" -- \
+        test -s "$tmp/smoke$n/checkpoints/iter_000004/$mem.rank$r.s0.mem"
     done
   done
   # Each rank is offered more than its share (2,000 / n) of player 0's advantage samples by
@@ -88,7 +88,7 @@ grep -q "rank 1 of 2 exited with status 3" "$tmp/died.err" && pass || { fail "di
 grep -q "rank 0 of 2: .* failed" "$tmp/died.err" && pass || { fail "died: rank 0 reports the failed collective"; cat "$tmp/died.err"; }
 check "died: LATEST is iteration 2" -- test "$(cat "$tmp/died/checkpoints/LATEST")" = iter_000002
 check "died: the checkpoint is whole" -- test -s "$tmp/died/checkpoints/iter_000002/networks.pt" -a \
-  -s "$tmp/died/checkpoints/iter_000002/strategy.rank1.mem"
+  -s "$tmp/died/checkpoints/iter_000002/strategy.rank1.s0.mem"
 run resumed 0 -- --resume "$tmp/died" --nproc 2 --quiet
 for i in 1 2 3 4; do
   for key in "d['advantage_loss']" "d['samples']" "d['memory']" "d['distributed']" "d.get('eval')"; do

@@ -349,7 +349,7 @@ CATCH_TEST_CASE("Traversal with the batched evaluator: Lost Cities, fibers vs re
     config.scheduling = recursive ? traversal::Scheduling::kDirect : traversal::Scheduling::kFibers;
     config.worker_chunk_size = 8;
     traversal::TraversalRunner<engine::LostCities> runner(game, config, factory);
-    traversal::CollectingSink sink(game.EncodingSize(), game.num_actions());
+    traversal::CollectingSink sink(traversal::ShapeOf(game));
     runner.Run(1, 0, 8, sink);
     sinks.push_back(std::move(sink));
     stats.push_back(runner.TotalStats());

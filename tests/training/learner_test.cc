@@ -10,12 +10,14 @@
 #include <vector>
 
 #include "inference/networks.h"
+#include "tests/training/raw_features.h"
 
 namespace lcfr::training {
 namespace {
 
 constexpr int kFeatures = 4;
 constexpr int kActions = 3;
+const testing::RawFeatures kRaw(kFeatures, kActions);
 
 inference::NetworkSet SmallNets(uint64_t seed) {
   inference::NetworkShape shape;
@@ -29,17 +31,17 @@ inference::NetworkSet SmallNets(uint64_t seed) {
 
 // Targets that are a fixed function of the features: learnable.
 SampleMemory LearnableMemory(Retention retention = Retention::kReservoir) {
-  traversal::SampleBuffer buffer(kFeatures, kActions);
+  traversal::SampleBuffer buffer(kRaw.shape());
   engine::Rng rng(3);
   for (int i = 0; i < 200; ++i) {
     float f[kFeatures];
     for (float& x : f) x = static_cast<float>(rng.UniformDouble() * 2 - 1);
-    const size_t k = buffer.Add(f, 0b111, 1.0f, 1, 0, i);
+    const size_t k = kRaw.Add(buffer, f, 0b111, 1.0f, 1, 0, i);
     buffer.target(k)[0] = f[0] + f[1];
     buffer.target(k)[1] = -f[2];
     buffer.target(k)[2] = 0.5f * f[3];
   }
-  SampleMemory memory(1000, kFeatures, kActions, retention);
+  SampleMemory memory(1000, kRaw, retention);
   engine::Rng add(1);
   memory.Add(buffer, add);
   return memory;
@@ -72,12 +74,12 @@ CATCH_TEST_CASE("Learner: the strategy losses are the masked softmax's MSE and c
                 "[learner]") {
   // One sample whose only legal actions are 0 and 2, with target (0.25, -, 0.75). A network with
   // zero weights outputs zero logits: the masked softmax is (0.5, 0, 0.5).
-  traversal::SampleBuffer buffer(kFeatures, kActions);
+  traversal::SampleBuffer buffer(kRaw.shape());
   const float f[kFeatures] = {1, 2, 3, 4};
-  const size_t k = buffer.Add(f, 0b101, 1.0f, 1, 0, 0);
+  const size_t k = kRaw.Add(buffer, f, 0b101, 1.0f, 1, 0, 0);
   buffer.target(k)[0] = 0.25f;
   buffer.target(k)[2] = 0.75f;
-  SampleMemory memory(10, kFeatures, kActions, Retention::kReservoir);
+  SampleMemory memory(10, kRaw, Retention::kReservoir);
   engine::Rng add(1);
   memory.Add(buffer, add);
   OptimizerConfig config = Optimizer();
@@ -102,7 +104,7 @@ CATCH_TEST_CASE("Learner: the strategy losses are the masked softmax's MSE and c
   CATCH_CHECK(learner.Fit(nets, 0, memory, 1, Loss::kMaskedMse, rng) ==
               Approx(0.25 * 0.25 + 0.75 * 0.75).epsilon(1e-5));
   // An empty memory trains nothing.
-  SampleMemory empty(10, kFeatures, kActions, Retention::kReservoir);
+  SampleMemory empty(10, kRaw, Retention::kReservoir);
   nets = zeroed();
   CATCH_CHECK(learner.Fit(nets, 0, empty, 3, Loss::kMaskedMse, rng) == 0.0);
 }

@@ -41,9 +41,10 @@ TEST_CASE("RunDirectory: names and shard files", "[run_directory]") {
   CHECK(RunDirectory::IterationOf("iter_12x") == -1);
   CHECK(RunDirectory::IterationOf("LATEST") == -1);
   const RunDirectory single("/r");
-  CHECK(single.ShardPath("/r/c", "strategy") == "/r/c/strategy.mem");
+  CHECK(single.ShardPath("/r/c", "strategy") == "/r/c/strategy.s0.mem");
+  CHECK(single.ShardPath("/r/c", "strategy", 2) == "/r/c/strategy.s2.mem");
   const RunDirectory rank1("/r", 1, 3);
-  CHECK(rank1.ShardPath("/r/c", "advantage0") == "/r/c/advantage0.rank1.mem");
+  CHECK(rank1.ShardPath("/r/c", "advantage0", 1) == "/r/c/advantage0.rank1.s1.mem");
   CHECK(single.StagingPath(3) == "/r/checkpoints/iter_000003.tmp");
 }
 
@@ -56,8 +57,8 @@ TEST_CASE("RunDirectory: publish replaces LATEST and retains every keep_every-th
   CHECK(*dir.Latest() == "iter_000005");
   CHECK(Checkpoints(dir) ==
         std::vector<std::string>{"LATEST", "iter_000002", "iter_000004", "iter_000005"});
-  CHECK(PathExists(dir.CheckpointPath(5) + "/advantage0.mem"));
-  CHECK(!PathExists(dir.CheckpointPath(4) + "/advantage0.mem"));
+  CHECK(PathExists(dir.CheckpointPath(5) + "/advantage0.s0.mem"));
+  CHECK(!PathExists(dir.CheckpointPath(4) + "/advantage0.s0.mem"));
   CHECK(PathExists(dir.CheckpointPath(4) + "/networks.pt"));
   // A fresh run refuses the directory; a resume takes it.
   CHECK_THAT(std::string(dir.Create(false).message()), Catch::Contains("use --resume"));
@@ -75,13 +76,13 @@ TEST_CASE("RunDirectory: retention is idempotent and cleans what an interrupted 
   // As if a kill had struck after LATEST was replaced and before the previous checkpoint was
   // removed, and another during a later staging.
   REQUIRE(MakeDirectories(dir.CheckpointPath(1)).ok());
-  REQUIRE(WriteFileAtomically(dir.CheckpointPath(1) + "/advantage0.mem", "m").ok());
+  REQUIRE(WriteFileAtomically(dir.CheckpointPath(1) + "/advantage0.s0.mem", "m").ok());
   REQUIRE(MakeDirectories(dir.StagingPath(3)).ok());
   REQUIRE(dir.Retain(0).ok());
   CHECK(Checkpoints(dir) == std::vector<std::string>{"LATEST", "iter_000002"});
   REQUIRE(dir.Retain(0).ok());  // again: nothing changes
   CHECK(Checkpoints(dir) == std::vector<std::string>{"LATEST", "iter_000002"});
-  CHECK(PathExists(dir.CheckpointPath(2) + "/advantage0.mem"));
+  CHECK(PathExists(dir.CheckpointPath(2) + "/advantage0.s0.mem"));
   REQUIRE(RemoveTree(dir.root()).ok());
 }
 

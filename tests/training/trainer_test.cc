@@ -83,7 +83,7 @@ TEST_CASE("Trainer: a Lost Cities smoke run writes every artefact", "[trainer]")
   const bool value = scheme == "value";
   CHECK(metrics[1].contains("value_loss") == value);
   CHECK((metrics[1]["samples"]["value"].get<int64_t>() > 0) == value);
-  CHECK(Exists(options.run_dir + "/checkpoints/iter_000004/value.mem") == value);
+  CHECK(Exists(options.run_dir + "/checkpoints/iter_000004/value.s0.mem") == value);
   CHECK(Exists(options.run_dir + "/config.yaml"));
   CHECK(Exists(options.run_dir + "/summary.json"));
   CHECK(Exists(options.run_dir + "/checkpoints/iter_000004/networks.pt"));
@@ -106,11 +106,13 @@ TEST_CASE("Trainer: kept checkpoints keep their networks, not their memories", "
   const std::string base = options.run_dir + "/checkpoints/";
   CHECK(Exists(base + "iter_000002/networks.pt"));
   CHECK(Exists(base + "iter_000002/state.json"));
-  CHECK(!Exists(base + "iter_000002/strategy.mem"));
-  CHECK(!Exists(base + "iter_000002/advantage0.mem"));
+  CHECK(!Exists(base + "iter_000002/strategy.s0.mem"));
+  CHECK(!Exists(base + "iter_000002/advantage0.s0.mem"));
   CHECK(!Exists(base + "iter_000001/networks.pt"));
   CHECK(!Exists(base + "iter_000003/networks.pt"));
-  CHECK(Exists(base + "iter_000004/strategy.mem"));  // the latest: resumable
+  CHECK(Exists(base + "iter_000004/strategy.s0.mem"));  // the latest: resumable
+  // ... and it wrote only what changed since iteration 3: a later segment of the chain.
+  CHECK(Exists(base + "iter_000004/strategy.s1.mem"));
   CHECK(std::system(("rm -rf " + options.run_dir).c_str()) == 0);
 }
 

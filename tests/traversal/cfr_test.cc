@@ -71,7 +71,7 @@ CollectingSink RunOnce(const G& game, const RunnerConfig& config, int iteration,
                        int64_t count, const typename TraversalRunner<G>::EvaluatorFactory& factory,
                        WorkerStats* stats = nullptr) {
   TraversalRunner<G> runner(game, config, factory);
-  CollectingSink sink(game.EncodingSize(), game.num_actions());
+  CollectingSink sink(traversal::ShapeOf(game));
   runner.Run(iteration, traverser, count, sink);
   if (stats != nullptr) *stats = runner.TotalStats();
   return sink;
@@ -560,7 +560,7 @@ TEST_CASE("Traversal: fiber stacks hold a traversal down to the decision cap", "
   cfr.scheme = Scheme::kHybrid;
   cfr.hybrid_depth = 0;  // on-policy all the way down
   std::vector<std::vector<float>> features(3, std::vector<float>(game.EncodingSize()));
-  SampleSet samples(game.EncodingSize(), game.num_actions());
+  SampleSet samples(ShapeOf(game));
   batcher.Run(6, [&](int64_t index, PolicyClient& policy) {
     const TraversalParams<LostCities> params{&game, &cfr, 0, 1, index};
     RunTraversal(params, engine::Rng(static_cast<uint64_t>(index)), policy, features[policy.slot()],
