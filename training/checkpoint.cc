@@ -63,13 +63,13 @@ absl::StatusOr<std::unique_ptr<CheckpointBot>> CheckpointBot::Load(const std::st
   }
   inference::InferenceConfig inference;
   inference.precision = inference::Precision::kFp32;
-  auto evaluator = inference::MakeBatchedEvaluator(policy->store, inference);
-  if (!evaluator.ok()) return evaluator.status();
+  auto evaluators = MakeEvaluators(policy->store, inference, 1);
+  if (!evaluators.ok()) return evaluators.status();
   std::unique_ptr<CheckpointBot> bot(new CheckpointBot());
   bot->directory_ = policy->directory;
   bot->rules_ = policy->config.rules;
-  bot->evaluator_ = std::move(*evaluator);
-  bot->client_ = traversal::PolicyClient::Direct(bot->evaluator_.get(), &bot->stats_);
+  bot->evaluator_ = std::move(evaluators->front());
+  bot->client_ = traversal::PolicyClient::Direct(bot->evaluator_.get());
   bot->player_ = std::make_unique<PolicyBot>(&bot->client_, traversal::kStrategyNetwork,
                                              engine::LostCities(bot->rules_));
   return bot;

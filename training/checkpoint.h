@@ -44,7 +44,6 @@ class CheckpointBot : public engine::Bot {
   std::string directory_;
   engine::Rules rules_;
   std::unique_ptr<traversal::Evaluator> evaluator_;
-  traversal::WorkerStats stats_;
   traversal::PolicyClient client_;
   std::unique_ptr<PolicyBot> player_;
 };

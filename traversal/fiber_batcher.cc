@@ -153,20 +153,13 @@ void PolicyClient::Evaluate(int network, Head head, std::span<const float> featu
     batcher_->Submit(slot_, request);
     return;
   }
-  const uint64_t start = CycleClock::Now();
   direct_->Evaluate({&request, 1});
-  stats_->evaluator_ticks += CycleClock::Now() - start;
-  ++stats_->policy_calls;
-  stats_->rows.Add(1);
-  ++stats_->networks[network].policy_calls;
-  stats_->networks[network].rows.Add(1);
 }
 
-PolicyClient PolicyClient::Direct(Evaluator* evaluator, WorkerStats* stats) {
-  LCFR_CHECK(evaluator != nullptr && stats != nullptr);
+PolicyClient PolicyClient::Direct(Evaluator* evaluator) {
+  LCFR_CHECK(evaluator != nullptr);
   PolicyClient client;
   client.direct_ = evaluator;
-  client.stats_ = stats;
   return client;
 }
 
@@ -190,7 +183,6 @@ FiberBatcher::FiberBatcher(const BatcherConfig& config, Evaluator* evaluator)
     Unpoison(slot->usable_bottom, slot->usable_size);
     if (config.paint_stacks) std::memset(slot->usable_bottom, kPaint, slot->usable_size);
     slot->client.batcher_ = this;
-    slot->client.stats_ = &stats_;
     slot->client.slot_ = s;
     slot->tsan_fiber = TsanCreateFiber();
     slots_.push_back(std::move(slot));
@@ -329,11 +321,9 @@ void FiberBatcher::Run(int64_t count, Task task) {
 }
 
 void FiberBatcher::Flush() {
-  const int rows = static_cast<int>(pending_.size());
-  const uint64_t start = CycleClock::Now();
   std::exception_ptr error;
   try {
-    evaluator_->Evaluate(pending_);
+    counting_.Evaluate(pending_);
   } catch (...) {
     error = std::current_exception();
   }
@@ -341,19 +331,9 @@ void FiberBatcher::Flush() {
     Cancel();  // outside the catch block: cancelling switches fibers
     std::rethrow_exception(error);
   }
-  std::array<int, kMaxNetworks> per_network{};
-  for (const PolicyRequest& request : pending_) ++per_network[request.network];
-  stats_.policy_calls += rows;
-  stats_.rows.Add(rows);
-  for (int n = 0; n < kMaxNetworks; ++n) {
-    if (per_network[n] == 0) continue;
-    stats_.networks[n].policy_calls += per_network[n];
-    stats_.networks[n].rows.Add(per_network[n]);
-  }
   for (int s : pending_slots_) run_queue_.push_back(s);
   pending_.clear();
   pending_slots_.clear();
-  stats_.evaluator_ticks += CycleClock::Now() - start;
 }
 
 void FiberBatcher::FailTask(int s) {

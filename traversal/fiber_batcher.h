@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "traversal/counting_evaluator.h"
 #include "traversal/evaluator.h"
 #include "traversal/stats.h"
 
@@ -77,8 +78,8 @@ class FiberBatcher;
 // client (the plain recursion, no fibers) calls the evaluator with a batch of one.
 class PolicyClient {
  public:
-  // A client that calls `evaluator` directly, accounting in `stats`.
-  static PolicyClient Direct(Evaluator* evaluator, WorkerStats* stats);
+  // A client that calls `evaluator` directly (wrap it in a CountingEvaluator to count).
+  static PolicyClient Direct(Evaluator* evaluator);
 
   // Fills `output` with `head` of the network's outputs (traversal/evaluator.h). May suspend
   // the calling fiber; the spans must stay valid until it returns (fiber stacks stay alive
@@ -94,7 +95,6 @@ class PolicyClient {
   friend class FiberBatcher;
   FiberBatcher* batcher_ = nullptr;
   Evaluator* direct_ = nullptr;
-  WorkerStats* stats_ = nullptr;
   int slot_ = 0;
 };
 
@@ -148,6 +148,7 @@ class FiberBatcher {
   std::vector<PolicyRequest> pending_;
   std::vector<int> pending_slots_;
   WorkerStats stats_;
+  CountingEvaluator counting_{evaluator_, &stats_};  // evaluator_ counted into stats_
   // The worker thread's stack, as ASan needs it to switch back (learned on first switch).
   void* thread_tsan_fiber_ = nullptr;  // the worker thread's TSan context (TSan builds)
   const void* thread_stack_bottom_ = nullptr;

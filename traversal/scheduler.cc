@@ -5,7 +5,7 @@
 namespace lcfr::traversal {
 
 void DirectScheduler::Run(int64_t count, const Task& task) {
-  PolicyClient policy = PolicyClient::Direct(evaluator_, &stats_);
+  PolicyClient policy = PolicyClient::Direct(&counting_);
   for (int64_t i = 0; i < count; ++i) {
     const uint64_t start = CycleClock::Now();
     const uint64_t evaluator_before = stats_.evaluator_ticks;

@@ -15,6 +15,7 @@
 
 #include "traversal/evaluator.h"
 #include "traversal/fiber_batcher.h"
+#include "traversal/counting_evaluator.h"
 #include "traversal/stats.h"
 
 namespace lcfr::traversal {
@@ -47,14 +48,14 @@ class FiberScheduler : public Scheduler {
 class DirectScheduler : public Scheduler {
  public:
   // `evaluator` must outlive the scheduler.
-  explicit DirectScheduler(Evaluator* evaluator) : evaluator_(evaluator) {}
+  explicit DirectScheduler(Evaluator* evaluator) : counting_(evaluator, &stats_) {}
   void Run(int64_t count, const Task& task) override;
   int slots() const override { return 1; }
   WorkerStats& stats() override { return stats_; }
 
  private:
-  Evaluator* evaluator_;
   WorkerStats stats_;
+  CountingEvaluator counting_;  // the evaluator, counted into stats_
 };
 
 }  // namespace lcfr::traversal
