@@ -12,6 +12,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <ctime>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -243,6 +244,16 @@ int RunTrain(const TrainCommandOptions& opts) {
       return kExitFailure;
     }
   }
+  // The failure tests' fault plan (training/fault_plan.h); every rank reads the same variable.
+  std::optional<training::FaultPlan> fault;
+  if (const char* spec = std::getenv("LCFR_TEST_FAULT"); spec != nullptr) {
+    absl::StatusOr<training::FaultPlan> plan = training::FaultPlan::Parse(spec);
+    if (!plan.ok()) {
+      PrintError("train", std::string(plan.status().message()));
+      return kExitBadInput;
+    }
+    fault = *plan;
+  }
   if (opts.nproc > 1) return LaunchRanks(opts, *config, run_dir);
   if (!opts.quiet && speaker) {
     fmt::print(stderr, "train: {} for {} iterations into {}{}\n",
@@ -254,6 +265,7 @@ int RunTrain(const TrainCommandOptions& opts) {
   options.run_dir = run_dir;
   options.resume = !opts.resume.empty();
   options.progress = !opts.quiet && speaker;
+  options.fault = fault;
   const absl::Status status = training::Train(options);
   if (!status.ok()) {
     PrintError("train", std::string(status.message()));

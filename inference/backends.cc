@@ -111,8 +111,7 @@ at::Tensor Fp32Forward::Run(const at::Tensor& x, const std::vector<int>& used, i
     at::Tensor out = hidden_[l % 2].narrow(0, 0, blocks * rows * out_width);
     if (blocks == 1) {
       at::Tensor out2d = out.view({rows, out_width});
-      at::addmm_out(out2d, biases_[l][used[0]][0], in.view({rows, in_width}),
-                    weights_[l][used[0]]);
+      at::addmm_out(out2d, biases_[l][used[0]][0], in.view({rows, in_width}), weights_[l][used[0]]);
     } else {
       at::Tensor out3d = out.view({blocks, rows, out_width});
       at::baddbmm_out(out3d, Select(biases_[l], used).expand({blocks, rows, out_width}),
@@ -209,8 +208,8 @@ class GraphReplay final : public DeviceComputation {
   at::Tensor Compute(const StagedChunk& chunk) override {
     int64_t key = chunk.rows;
     for (size_t b = 0; b < chunk.used.size(); ++b) {
-      key = (key * 8 + (chunk.used[b] + 1)) * traversal::kNumHeads +
-            static_cast<int>(chunk.heads[b]);
+      key =
+          (key * 8 + (chunk.used[b] + 1)) * traversal::kNumHeads + static_cast<int>(chunk.heads[b]);
     }
     auto it = graphs_.find(key);
     if (it == graphs_.end()) {
@@ -256,8 +255,8 @@ class CudaBackend final : public Backend {
         at::zeros({rows * actions_}, at::TensorOptions().dtype(at::kFloat).pinned_memory(true));
     computation_ = std::make_unique<ForwardAndHeads>(*forward_, x_, mask_, actions_);
     if (config.cuda_graphs) {
-      computation_ = std::make_unique<GraphReplay>(std::move(computation_), stream_,
-                                                   config.max_rows);
+      computation_ =
+          std::make_unique<GraphReplay>(std::move(computation_), stream_, config.max_rows);
     }
   }
 
@@ -305,8 +304,9 @@ std::unique_ptr<Backend> MakeBackend(const InferenceConfig& config, bool cuda,
   const at::Device device = cuda ? at::Device(at::kCUDA) : at::Device(at::kCPU);
   // bf16 from this many rows on; -1: never (InferenceConfig::precision).
   const bool auto_bf16 = config.precision == Precision::kAuto && !cuda && CpuHasBf16();
-  const int64_t bf16_min_rows =
-      config.precision == Precision::kBf16 ? 1 : auto_bf16 ? kBf16MinRows : -1;
+  const int64_t bf16_min_rows = config.precision == Precision::kBf16 ? 1
+                                : auto_bf16                          ? kBf16MinRows
+                                                                     : -1;
   std::unique_ptr<Forward> forward;
   if (bf16_min_rows == 1) {
     forward = std::make_unique<Bf16Forward>(device, shape);

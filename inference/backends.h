@@ -120,8 +120,7 @@ class CpuBackend final : public Backend {
   explicit CpuBackend(std::unique_ptr<Forward> forward) : forward_(std::move(forward)) {}
   void Refresh(const ModelSnapshot& snapshot) override { forward_->Refresh(snapshot); }
   bool MixedHeads() const override { return true; }
-  void Compute(const Staging& staging,
-               std::span<const traversal::PolicyRequest> requests) override;
+  void Compute(const Staging& staging, std::span<const traversal::PolicyRequest> requests) override;
 
  private:
   std::unique_ptr<Forward> forward_;

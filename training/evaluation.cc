@@ -6,6 +6,7 @@
 
 #include "engine/check.h"
 #include "engine/stream_cat.h"
+#include "training/compose.h"
 #include "traversal/regret_matching.h"
 
 namespace lcfr::training {
@@ -72,6 +73,26 @@ absl::StatusOr<engine::MatchResult> PlayNetworkMatch(const engine::LostCities& g
   engine::MatchResult result;
   for (int g = 0; g < games; ++g) result.Add(outcomes[g], engine::SeatOfA(g));
   return result;
+}
+
+absl::StatusOr<std::vector<BotResult>> PlayEvaluationMatches(
+    const engine::LostCities& game, std::shared_ptr<const inference::ModelStore> store,
+    const inference::InferenceConfig& inference, const EvaluationConfig& config, uint64_t seed) {
+  std::vector<BotResult> results;
+  for (const std::string& opponent : config.opponents) {
+    absl::StatusOr<Evaluators> evaluators = MakeEvaluators(store, inference, config.workers);
+    if (!evaluators.ok()) return evaluators.status();
+    auto result =
+        PlayNetworkMatch(game, HandOut(*evaluators), opponent, config.games, seed, config.workers);
+    if (!result.ok()) {
+      return absl::Status(result.status().code(), lcfr::StreamCat("evaluation against ", opponent,
+                                                                  ": ", result.status().message()));
+    }
+    const engine::Interval ci = result->win_rate_ci();
+    results.push_back({opponent, result->win_rate(), ci.low, ci.high, result->mean_score_diff(),
+                       result->games, result->capped});
+  }
+  return results;
 }
 
 }  // namespace lcfr::training

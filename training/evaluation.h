@@ -13,6 +13,10 @@
 #include "engine/bots.h"
 #include "engine/lost_cities.h"
 #include "engine/match.h"
+#include "inference/batched_evaluator.h"
+#include "inference/model_store.h"
+#include "training/config.h"
+#include "training/iteration_metrics.h"
 #include "traversal/evaluator.h"
 #include "traversal/fiber_batcher.h"
 
@@ -43,6 +47,14 @@ absl::StatusOr<engine::MatchResult> PlayNetworkMatch(const engine::LostCities& g
                                                      const std::string& opponent, int games,
                                                      uint64_t seed, int workers, int width = 64,
                                                      int network = traversal::kStrategyNetwork);
+
+// The trainer's evaluation of Lost Cities: `config.games` games of the store's strategy network
+// against each of `config.opponents` in turn, on `config.workers` threads whose evaluators are
+// built by MakeEvaluators (training/compose.h) from `inference` (device resolved). The seed of
+// every match is `seed`. Errors name the opponent.
+absl::StatusOr<std::vector<BotResult>> PlayEvaluationMatches(
+    const engine::LostCities& game, std::shared_ptr<const inference::ModelStore> store,
+    const inference::InferenceConfig& inference, const EvaluationConfig& config, uint64_t seed);
 
 }  // namespace lcfr::training
 

@@ -33,6 +33,7 @@
 #include "training/compose.h"
 #include "training/distributed.h"
 #include "training/evaluation.h"
+#include "training/exact_evaluation.h"
 #include "training/iteration_metrics.h"
 #include "training/learner.h"
 #include "training/memory.h"
@@ -61,22 +62,6 @@ int64_t Share(int64_t total, int rank, int world) {
 
 using Digest = traversal::SampleDigest;
 using traversal::SampleKind;
-
-// Test hook (tests/distributed): LCFR_TEST_FAULT=exit:RANK:ITERATION makes that rank exit
-// abruptly, and hang:RANK:ITERATION makes it stop answering, when the iteration starts.
-void MaybeInjectFault(int rank, int iteration) {
-  const char* spec = std::getenv("LCFR_TEST_FAULT");
-  if (spec == nullptr) return;
-  char kind[8] = {};
-  int fault_rank = -1, fault_iteration = -1;
-  if (std::sscanf(spec, "%7[a-z]:%d:%d", kind, &fault_rank, &fault_iteration) != 3) return;
-  if (fault_rank != rank || fault_iteration != iteration) return;
-  std::fprintf(stderr, "rank %d: LCFR_TEST_FAULT: %s at iteration %d\n", rank, kind, iteration);
-  if (std::strcmp(kind, "exit") == 0) std::_Exit(3);
-  if (std::strcmp(kind, "hang") == 0) {
-    for (;;) ::pause();
-  }
-}
 
 template <engine::Game G>
 class Trainer {
@@ -173,7 +158,7 @@ class Trainer {
     int done_here = 0;
     nlohmann::ordered_json last_eval;
     for (int t = start + 1; t <= last; ++t) {
-      MaybeInjectFault(rank_, t);
+      Reach(options_.fault, FaultStep::kStart, rank_, t);
       absl::StatusOr<IterationMetrics> iterated = Iterate(t);
       if (!iterated.ok()) return iterated.status();
       IterationMetrics& m = *iterated;
@@ -191,6 +176,7 @@ class Trainer {
         metrics << m.ToJsonLine() << "\n";
         metrics.flush();
       }
+      Reach(options_.fault, FaultStep::kMetrics, rank_, t);
       ++done_here;
       if (rank_ == 0) Progress(m, last, done_here, Since(run_start));
       if (options_.stop_after > 0 && done_here >= options_.stop_after && t < last) {
@@ -446,12 +432,14 @@ class Trainer {
       }
     }
     if (absl::Status s = Agree(written, "writing the checkpoint"); !s.ok()) return s;
+    Reach(options_.fault, FaultStep::kStaged, rank_, t);
     absl::Status published = absl::OkStatus();
     if (rank_ == 0) published = dir_.Publish(t, config_.run.keep_every);
     if (absl::Status s = Agree(published, "publishing the checkpoint"); !s.ok()) return s;
     // Published: the next checkpoint writes what changes from here.
     for (Shard& shard : shards_) shard.chain.Commit(*shard.memory);
     previous_checkpoint_ = dir_.CheckpointPath(t);
+    Reach(options_.fault, FaultStep::kPublished, rank_, t);
     return absl::OkStatus();
   }
 
@@ -536,54 +524,22 @@ class Trainer {
   const bool tty_ = isatty(fileno(stderr)) != 0;
 };
 
-// Toy games: the exact exploitability of the strategy network's policy.
+// Policy evaluation (training/exact_evaluation.h, training/evaluation.h): exact exploitability
+// on the toy games, matches against the configured bots on Lost Cities.
 template <engine::Game G>
 absl::Status Trainer<G>::Evaluate(int t, IterationMetrics& m) {
   if constexpr (engine::EnumerableGame<G>) {
-    c10::InferenceMode guard;
-    auto& net = nets_.nets[traversal::kStrategyNetwork];
-    engine::ExactSolver<G> solver(game_);
-    std::vector<float> features(feature_size_);
-    const auto result =
-        solver.Exploitability([&](const typename G::State& s, std::span<float> out) {
-          game_.Encode(s, features);
-          const uint32_t legal = game_.LegalMask(s);
-          const torch::Tensor x = torch::from_blob(features.data(), {1, feature_size_}).to(device_);
-          const torch::Tensor logits = net->forward(x).to(torch::kCPU).contiguous();
-          const float* l = logits.data_ptr<float>();
-          float max = -1e30f;
-          for (int a = 0; a < num_actions_; ++a) {
-            if (legal >> a & 1) max = std::max(max, l[a]);
-          }
-          double total = 0;
-          for (int a = 0; a < num_actions_; ++a) {
-            out[a] = (legal >> a & 1) ? std::exp(l[a] - max) : 0.0f;
-            total += out[a];
-          }
-          for (int a = 0; a < num_actions_; ++a) out[a] = static_cast<float>(out[a] / total);
-        });
+    const engine::ExploitabilityResult result =
+        ExactPolicyExploitability(game_, nets_.nets[traversal::kStrategyNetwork], device_);
     m.exploitability = result.exploitability;
     m.nash_conv = result.nash_conv;
     return absl::OkStatus();
   } else {
-    std::vector<BotResult> eval;
-    for (const std::string& opponent : config_.evaluation.opponents) {
-      absl::StatusOr<Evaluators> evaluators =
-          MakeEvaluators(store_, inference_, config_.evaluation.workers);
-      if (!evaluators.ok()) return evaluators.status();
-      auto result =
-          PlayNetworkMatch(game_, HandOut(*evaluators), opponent, config_.evaluation.games,
-                           engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kEvaluation}),
-                           config_.evaluation.workers);
-      if (!result.ok()) {
-        return absl::Status(result.status().code(), StreamCat("evaluation against ", opponent, ": ",
-                                                              result.status().message()));
-      }
-      const engine::Interval ci = result->win_rate_ci();
-      eval.push_back({opponent, result->win_rate(), ci.low, ci.high, result->mean_score_diff(),
-                      result->games, result->capped});
-    }
-    m.eval = eval;
+    absl::StatusOr<std::vector<BotResult>> eval =
+        PlayEvaluationMatches(game_, store_, inference_, config_.evaluation,
+                              engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kEvaluation}));
+    if (!eval.ok()) return eval.status();
+    m.eval = *std::move(eval);
     return absl::OkStatus();
   }
 }

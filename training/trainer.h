@@ -22,19 +22,22 @@
 #ifndef LCFR_TRAINING_TRAINER_H_
 #define LCFR_TRAINING_TRAINER_H_
 
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
 #include "training/config.h"
+#include "training/fault_plan.h"
 
 namespace lcfr::training {
 
 struct TrainOptions {
   TrainConfig config;
   std::string run_dir;
-  bool resume = false;   // continue the run in run_dir from its latest checkpoint
-  bool progress = true;  // progress lines on stderr
-  int stop_after = 0;    // for tests: stop after this many iterations of this invocation
+  bool resume = false;             // continue the run in run_dir from its latest checkpoint
+  bool progress = true;            // progress lines on stderr
+  int stop_after = 0;              // for tests: stop after this many iterations of this invocation
+  std::optional<FaultPlan> fault;  // for tests: a rank that exits or hangs at a named step
 };
 
 absl::Status Train(const TrainOptions& options);

@@ -13,9 +13,9 @@
 #include <functional>
 #include <memory>
 
+#include "traversal/counting_evaluator.h"
 #include "traversal/evaluator.h"
 #include "traversal/fiber_batcher.h"
-#include "traversal/counting_evaluator.h"
 #include "traversal/stats.h"
 
 namespace lcfr::traversal {
