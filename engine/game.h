@@ -13,13 +13,13 @@
 //   set when action a is legal. A non-terminal state has at least one legal action.
 // - View is the player to move's information state: what they know and nothing else, a small
 //   trivially copyable value without padding (so equal information states have equal bytes).
-//   MoverView(s) takes it; Encode(view, out) writes EncodingSize() floats from it, and
-//   Encode(state, out) is Encode(MoverView(state), out): an infoset encoding. A memory stores
-//   views and encodes them again when it draws a mini-batch (training/memory.h), bit-identically.
-//   EncodingVersion() names its layout; networks record it (a change of the layout bumps it, so
-//   that old networks are refused instead of misread). For the toy games it identifies the infoset
-//   exactly (perfect recall), so the bytes of the encoding serve as the infoset key of tabular
-//   solvers.
+//   MoverView(s) takes it (MoverView(s, view) writes it in place); Encode(view, out) writes
+//   EncodingSize() floats from it, and Encode(state, out) is Encode(MoverView(state), out): an
+//   infoset encoding. A memory stores views and encodes them again when it draws a mini-batch
+//   (training/memory.h), bit-identically. EncodingVersion() names its layout; networks record it (a
+//   change of the layout bumps it, so that old networks are refused instead of misread). For the
+//   toy games it identifies the infoset exactly (perfect recall), so the bytes of the encoding
+//   serve as the infoset key of tabular solvers.
 // - Payoff(s, p) is player p's payoff at a terminal state, in the game's own units; the two
 //   payoffs sum to zero. DefaultPayoffScale() is the typical magnitude of a payoff: traversals
 //   divide by it so that network targets are of order one (docs in traversal/cfr.h).
@@ -42,7 +42,8 @@ namespace lcfr::engine {
 template <typename G>
 concept Game = requires(const G& game, typename G::State& state, const typename G::State& cstate,
                         const typename G::UndoRecord& undo, int action, int player, Rng& rng,
-                        const typename G::View& view, std::span<float> out) {
+                        const typename G::View& view, typename G::View& view_out,
+                        std::span<float> out) {
   requires std::is_trivially_copyable_v<typename G::State>;
   requires std::is_trivially_copyable_v<typename G::View>;
   requires std::has_unique_object_representations_v<typename G::View>;
@@ -59,6 +60,7 @@ concept Game = requires(const G& game, typename G::State& state, const typename 
   { game.ApplyUnchecked(state, action) } -> std::same_as<typename G::UndoRecord>;
   game.Undo(state, action, undo);
   { game.MoverView(cstate) } -> std::same_as<typename G::View>;
+  game.MoverView(cstate, view_out);
   game.Encode(view, out);
   game.Encode(cstate, out);
   { game.Payoff(cstate, player) } -> std::convertible_to<double>;

@@ -64,6 +64,7 @@ class KuhnPoker {
   UndoRecord ApplyUnchecked(State& s, int action) const;
   void Undo(State& s, int, const UndoRecord& undo) const { s = undo.before; }
   static View MoverView(const State& s);
+  static void MoverView(const State& s, View& v) { v = MoverView(s); }
   void Encode(const View& v, std::span<float> out) const;
   void Encode(const State& s, std::span<float> out) const { Encode(MoverView(s), out); }
   // Chips won by `player` at a terminal state.

@@ -182,18 +182,20 @@ ActionMask LostCities::LegalMask(const View& v) const {
   return mask;
 }
 
-View LostCities::MoverView(const State& s) const {
+void LostCities::MoverView(const State& s, View& v) const {
   const int me = s.player;
   const int opp = 1 - me;
-  View v;
   v.expedition = {s.expedition[me], s.expedition[opp]};
   v.expedition_sum = {s.expedition_sum[me], s.expedition_sum[opp]};
   v.opponent_known = s.known[opp];
-  for (int c = 0; c < kMaxColors; ++c) {
-    uint16_t piled = 0;
-    for (int j = 0; j < s.pile_size[c]; ++j) piled |= static_cast<uint16_t>(1u << s.pile[c][j]);
-    v.piled[c] = piled;
-    v.pile_top[c] = s.pile_size[c] > 0 ? s.pile[c][s.pile_size[c] - 1] : kNoCard;
+  v.piled = {};
+  v.pile_top.fill(kNoCard);  // colors past the rules' stay empty
+  for (int c = 0; c < rules_.colors; ++c) {
+    const int size = s.pile_size[c];
+    uint32_t piled = 0;
+    for (int j = 0; j < size; ++j) piled |= 1u << s.pile[c][j];
+    v.piled[c] = static_cast<uint16_t>(piled);
+    if (size > 0) v.pile_top[c] = s.pile[c][size - 1];
   }
   v.decisions = s.decisions;
   v.hand = s.hand[me];
@@ -203,7 +205,6 @@ View LostCities::MoverView(const State& s) const {
   v.last_discard = s.last_discard;
   v.end = s.end;
   v.player = s.player;
-  return v;
 }
 
 std::vector<int> LostCities::LegalActions(const State& s) const {

@@ -225,8 +225,14 @@ class LostCities {
   int EncodingVersion() const { return kEncodingVersion; }
   void Encode(const View& v, std::span<float> out) const;
   void Encode(const State& s, std::span<float> out) const { Encode(MoverView(s), out); }
-  // The information state of the player to move: reads nothing hidden from them.
-  View MoverView(const State& s) const;
+  // The information state of the player to move: reads nothing hidden from them. The second
+  // form writes it in place (the traversals' hot path: no copy of a returned value).
+  View MoverView(const State& s) const {
+    View v;
+    MoverView(s, v);
+    return v;
+  }
+  void MoverView(const State& s, View& v) const;
 
   // Cards that the player to move cannot see: the opponent's hand minus its known cards,
   // plus the deck. (Used by tests and by determinization; reads hidden information.)

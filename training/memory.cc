@@ -77,7 +77,8 @@ void SampleMemory::Write(int64_t slot, const traversal::SampleBuffer& samples, s
 }
 
 void SampleMemory::Add(const traversal::SampleBuffer& samples, engine::Rng& rng) {
-  LCFR_CHECK(samples.shape() == shape_);
+  // With or without their features: a memory keeps the views.
+  LCFR_CHECK(samples.shape().WithoutFeatures() == shape_.WithoutFeatures());
   if (retention_ == Retention::kSlidingWindow) {
     for (size_t i = 0; i < samples.size(); ++i) {
       ++seen_;

@@ -38,6 +38,7 @@
 #include "training/learner.h"
 #include "training/memory.h"
 #include "training/run_directory.h"
+#include "traversal/compacting_sink.h"
 #include "traversal/runner.h"
 #include "traversal/sample_digest.h"
 
@@ -111,9 +112,14 @@ class Trainer {
       });
       shards_.push_back({name, memory, std::move(chain)});
     };
-    for (int p = 0; p < 2; ++p) add_shard(StreamCat("advantage", p), advantage_[p].get());
-    add_shard("strategy", strategy_.get());
-    if (value_) add_shard("value", value_.get());
+    // Shard names: the sample kind's name (traversal/samples.h), with the player for the
+    // advantage memories.
+    const auto kind_name = [](SampleKind kind) { return std::string(SampleKindName(kind)); };
+    for (int p = 0; p < 2; ++p) {
+      add_shard(StreamCat(kind_name(SampleKind::kAdvantage), p), advantage_[p].get());
+    }
+    add_shard(kind_name(SampleKind::kStrategy), strategy_.get());
+    if (value_) add_shard(kind_name(SampleKind::kValue), value_.get());
   }
 
   absl::Status Run() {
@@ -249,9 +255,11 @@ class Trainer {
       //    process would use.
       at::set_num_threads(config_.inference.intra_op_threads);
       const auto t0 = Clock::now();
-      traversal::CollectingSink sink(traversal::ShapeOf(game_));
+      // The sink digests the samples as they come and keeps them without their features.
+      traversal::CompactingSink sink(traversal::ShapeOf(game_));
       runner_->Run(t, p, ShareBegin(total, rank_, world_), Share(total, rank_, world_), sink);
       m.time.traversal += Since(t0);
+      digests[p] = sink.digest();
       // 2. Their samples into the memories of the kinds the scheme produces, in traversal order.
       engine::Rng memory_rng(RankSeed(engine::DeriveSeed(
           {Seed(), static_cast<uint64_t>(t), kMemory, static_cast<uint64_t>(p)})));
@@ -259,7 +267,6 @@ class Trainer {
         if (!kinds_[kind]) continue;
         MemoryOf(kind, p).Add(sink[kind], memory_rng);
         counts[kind] += static_cast<int64_t>(sink[kind].size());
-        digests[p].Add(sink[kind], kind);
       }
       // 3. Player p's advantage network, published to the workers.
       const auto t1 = Clock::now();

@@ -267,7 +267,7 @@ class CfrTraversal {
   // Takes the mover's view of `s` into view_ and its encoding into features_ (what the next
   // samples record, until the next node's call).
   void EncodeView(const State& s) {
-    view_ = game_.MoverView(s);
+    game_.MoverView(s, view_);
     game_.Encode(view_, features_);
   }
 

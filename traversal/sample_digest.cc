@@ -6,10 +6,10 @@
 
 namespace lcfr::traversal {
 
-void SampleDigest::Add(const SampleBuffer& samples, SampleKind kind) {
+void SampleDigest::Add(const SampleBuffer& samples, size_t begin, size_t count, SampleKind kind) {
   // 1, 2, 3: the numbers the digests in metrics.jsonl have always been made with.
   const uint64_t kind_id = static_cast<uint64_t>(kind) + 1;
-  for (size_t i = 0; i < samples.size(); ++i) {
+  for (size_t i = begin; i < begin + count; ++i) {
     uint64_t h = 0x9e3779b97f4a7c15ULL ^ kind_id;
     auto mix = [&h](uint64_t v) {
       h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);

@@ -19,7 +19,14 @@ struct SampleDigest {
   int64_t high = 0;  // sum of their high halves
 
   // Adds every sample of `samples`, of kind `kind` (hashed in, so kinds are told apart).
-  void Add(const SampleBuffer& samples, SampleKind kind);
+  void Add(const SampleBuffer& samples, SampleKind kind) { Add(samples, 0, samples.size(), kind); }
+  // Adds samples [begin, begin + count) of `samples`.
+  void Add(const SampleBuffer& samples, size_t begin, size_t count, SampleKind kind);
+  // Adds the samples another digest holds (digests of disjoint sets sum to the union's).
+  void Add(const SampleDigest& other) {
+    low += other.low;
+    high += other.high;
+  }
   // The 64-bit sum as 16 hex digits.
   std::string Hex() const;
 };

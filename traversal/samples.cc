@@ -25,13 +25,14 @@ size_t SampleBuffer::Add(std::span<const float> features, std::span<const std::b
 }
 
 void SampleBuffer::Append(const SampleBuffer& other, size_t begin, size_t count) {
-  LCFR_CHECK(other.shape_ == shape_);
+  const bool drop_features = shape_.feature_size == 0 && other.shape_.WithoutFeatures() == shape_;
+  LCFR_CHECK(other.shape_ == shape_ || drop_features);
   LCFR_CHECK_LE(begin + count, other.size());
   if (count == 0) return;
   auto append = [&](auto& to, const auto& from, size_t width) {
     to.insert(to.end(), from.begin() + begin * width, from.begin() + (begin + count) * width);
   };
-  append(features_, other.features_, shape_.feature_size);
+  if (!drop_features) append(features_, other.features_, shape_.feature_size);
   append(views_, other.views_, shape_.view_size);
   append(targets_, other.targets_, shape_.num_actions);
   append(legal_masks_, other.legal_masks_, 1);

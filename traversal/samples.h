@@ -42,6 +42,8 @@ struct SampleShape {
   int num_actions = 0;
   int view_size = 0;  // bytes of the mover's view
   bool operator==(const SampleShape&) const = default;
+  // The same samples without their features (what a memory keeps; see SampleBuffer::Append).
+  SampleShape WithoutFeatures() const { return {0, num_actions, view_size}; }
 };
 
 template <engine::Game G>
@@ -98,7 +100,9 @@ class SampleBuffer {
   std::span<const float> all_weights() const { return weights_; }
   std::span<const int32_t> all_iterations() const { return iterations_; }
 
-  // Appends samples [begin, begin + count) of `other` (same shapes).
+  // Appends samples [begin, begin + count) of `other`: of the same shape, or, into a buffer
+  // without features (shape().WithoutFeatures()), of the shape with them (the features are
+  // dropped, every other field copied).
   void Append(const SampleBuffer& other, size_t begin, size_t count);
   void Append(const SampleBuffer& other) { Append(other, 0, other.size()); }
   void Clear();
