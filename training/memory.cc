@@ -307,7 +307,14 @@ absl::Status SegmentChain::Load(SampleMemory& memory, const std::string& dir) {
   std::vector<std::string> paths;
   for (int k = 0; PathExists(path_(dir, k)); ++k) paths.push_back(path_(dir, k));
   if (paths.empty()) {
-    return absl::NotFoundError(lcfr::StreamCat(path_(dir, 0), ": missing"));
+    // A checkpoint of an earlier version holds NAME.mem (encoded features): say so.
+    const std::string first = path_(dir, 0);
+    const std::string suffix = ".s0.mem";
+    if (first.size() > suffix.size() && first.ends_with(suffix)) {
+      const std::string legacy = first.substr(0, first.size() - suffix.size()) + ".mem";
+      if (PathExists(legacy)) return memory.LoadSegments({legacy});
+    }
+    return absl::NotFoundError(lcfr::StreamCat(first, ": missing"));
   }
   if (absl::Status s = memory.LoadSegments(paths); !s.ok()) return s;
   segments_ = static_cast<int>(paths.size());

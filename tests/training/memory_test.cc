@@ -230,6 +230,12 @@ TEST_CASE("SampleMemory: bad segment files are refused with the file and the pro
   CHECK_THAT(message(other.LoadSegments({old})), Catch::Contains("earlier version"));
   // A failed load leaves the memory as it was.
   CheckSameSamples(other, memory);
+  // A checkpoint directory of an earlier version (m.mem, no chain) is named as such.
+  REQUIRE(MakeDirectories(root + "/legacy").ok());
+  std::ofstream(root + "/legacy/m.mem", std::ios::binary) << "LCFRMEM1" << std::string(64, '\0');
+  SegmentChain chain = Chain();
+  CHECK_THAT(message(chain.Load(other, root + "/legacy")), Catch::Contains("earlier version"));
+  CHECK_THAT(message(chain.Load(other, root)), Catch::Contains("m.s0.mem: missing"));
   REQUIRE(RemoveTree(root).ok());
 }
 
