@@ -115,20 +115,24 @@ absl::Status RunDirectory::Retain(int keep_every) const {
   return absl::OkStatus();
 }
 
-absl::Status RunDirectory::TruncateMetrics(int iteration) const {
+absl::Status RunDirectory::TruncateMetrics(int iteration, const std::string& committed_line) const {
   absl::StatusOr<std::string> metrics = ReadFileToString(MetricsPath());
   std::string kept;
+  bool has_iteration = false;
   if (metrics.ok()) {
     std::stringstream in(*metrics);
     for (std::string row; std::getline(in, row);) {
       if (row.empty()) continue;
       try {
-        if (nlohmann::json::parse(row).value("iteration", 0) <= iteration) kept += row + "\n";
+        const int row_iteration = nlohmann::json::parse(row).value("iteration", 0);
+        if (row_iteration <= iteration) kept += row + "\n";
+        has_iteration |= row_iteration == iteration;
       } catch (const std::exception&) {
         break;  // a line cut by the kill that stopped the run
       }
     }
   }
+  if (!has_iteration && !committed_line.empty()) kept += committed_line + "\n";
   return WriteFileAtomically(MetricsPath(), kept);
 }
 

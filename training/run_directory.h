@@ -61,7 +61,10 @@ class RunDirectory {
   // Applies the retention rule to every checkpoint but the latest (see above). Idempotent.
   absl::Status Retain(int keep_every) const;
   // Keeps the metrics lines of iterations <= `iteration` (a line cut by a kill ends the file).
-  absl::Status TruncateMetrics(int iteration) const;
+  // When no kept line is of `iteration` itself and `committed_line` (that iteration's line, as
+  // its checkpoint committed it) is given, appends it: the line a kill right after publishing
+  // kept out of metrics.jsonl.
+  absl::Status TruncateMetrics(int iteration, const std::string& committed_line = "") const;
 
  private:
   std::string root_;

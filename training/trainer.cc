@@ -138,7 +138,7 @@ class Trainer {
         // Idempotent retention first: a kill inside an earlier Publish may have left a
         // checkpoint that the rule says should be gone.
         truncated = dir_.Retain(config_.run.keep_every);
-        if (truncated.ok()) truncated = dir_.TruncateMetrics(start);
+        if (truncated.ok()) truncated = dir_.TruncateMetrics(start, committed_metrics_);
         if (truncated.ok() && options_.progress) {
           std::fprintf(stderr, "train: resuming %s from iteration %d\n", run_dir_.c_str(), start);
         }
@@ -174,9 +174,7 @@ class Trainer {
       if (m.exploitability) last_eval = {{"exploitability", *m.exploitability}};
       // The checkpoint (every checkpoint_every iterations and after the last).
       if (t % config_.run.checkpoint_every == 0 || t == last) {
-        const auto c0 = Clock::now();
-        if (absl::Status s = WriteCheckpoint(t); !s.ok()) return s;
-        m.time.checkpoint = Since(c0);
+        if (absl::Status s = WriteCheckpoint(t, m); !s.ok()) return s;
       }
       if (rank_ == 0) {
         metrics << m.ToJsonLine() << "\n";
@@ -418,7 +416,11 @@ class Trainer {
   // Collective with several ranks: rank 0 prepares iter_N.tmp, every rank writes its memory
   // shards there, and only when all succeeded does rank 0 rename it into place and replace
   // LATEST. A failure on any rank leaves the previous checkpoint as LATEST.
-  absl::Status WriteCheckpoint(int t) {
+  // The checkpoint commits the iteration's metrics line too (metrics.json, with the time of
+  // writing the checkpoint up to its publication), so that a kill between publishing and
+  // appending the line to metrics.jsonl loses nothing: a resume appends it from there.
+  absl::Status WriteCheckpoint(int t, IterationMetrics& m) {
+    const auto c0 = Clock::now();
     const std::string temporary = dir_.StagingPath(t);
     absl::Status prepared = absl::OkStatus();
     if (rank_ == 0) prepared = dir_.PrepareStaging(t);
@@ -436,6 +438,10 @@ class Trainer {
       }
       if (written.ok()) {
         written = WriteFileAtomically(temporary + "/config.yaml", DumpConfig(config_));
+      }
+      m.time.checkpoint = Since(c0);
+      if (written.ok()) {
+        written = WriteFileAtomically(temporary + "/metrics.json", m.ToJsonLine() + "\n");
       }
     }
     if (absl::Status s = Agree(written, "writing the checkpoint"); !s.ok()) return s;
@@ -484,6 +490,16 @@ class Trainer {
     }
     previous_checkpoint_ = dir;
     strategy_trained_ = state.value("strategy_trained", false);
+    // The checkpoint's own metrics line (checkpoints of earlier versions have none).
+    committed_metrics_.clear();
+    if (PathExists(dir + "/metrics.json")) {
+      absl::StatusOr<std::string> line = ReadFileToString(dir + "/metrics.json");
+      if (!line.ok()) return line.status();
+      committed_metrics_ = *line;
+      while (!committed_metrics_.empty() && committed_metrics_.back() == '\n') {
+        committed_metrics_.pop_back();
+      }
+    }
     return state.value("iteration", 0);
   }
 
@@ -523,6 +539,7 @@ class Trainer {
   };
   std::vector<Shard> shards_;
   std::string previous_checkpoint_;  // the last checkpoint written or loaded ("" for none)
+  std::string committed_metrics_;    // the loaded checkpoint's metrics line ("" for none)
   Communicator& comm_;
   const int rank_;
   const int world_;

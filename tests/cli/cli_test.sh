@@ -112,6 +112,21 @@ expect_exit 2 "train bad value" -- "$lcfr" train --config "$tmp/bad.yaml" --run-
 contains "$tmp/err" "bad.yaml:2: traversal.workers: 0 is out of range" "train names file, line and key"
 if [[ ! -e "$tmp/x" && ! -e "$tmp/y" ]]; then pass; else fail "a rejected config left a run directory"; fi
 expect_exit 0 "train resume (nothing left to do)" -- "$lcfr" train --resume "$run" --quiet
+
+# A kill at each step of iteration 2's commit sequence (training/fault_plan.h), then a resume:
+# metrics.jsonl ends with every iteration exactly once, and only the latest checkpoint keeps
+# memories (retention re-applied on resume).
+for step in start staged published metrics; do
+  killed="$tmp/killed-$step"
+  LCFR_TEST_FAULT="exit:0:2:$step" expect_exit 3 "train killed at $step" -- "$lcfr" train \
+    --config "$src/configs/smoke.yaml" --set run.keep_every=0 --set run.checkpoint_every=1 \
+    --run-dir "$killed" --quiet
+  expect_exit 0 "resume after a kill at $step" -- "$lcfr" train --resume "$killed" --quiet
+  iterations=$(python3 -c "import json,sys; print(' '.join(str(json.loads(l)['iteration']) for l in open(sys.argv[1]) if l.strip()))" "$killed/metrics.jsonl")
+  if [[ $iterations == "1 2 3 4" ]]; then pass; else fail "kill at $step: metrics iterations '$iterations'"; fi
+  stale=$(find "$killed/checkpoints" -name '*.mem' -not -path "*/$(cat "$killed/checkpoints/LATEST")/*" | wc -l)
+  if [[ $stale -eq 0 ]]; then pass; else fail "kill at $step: $stale memory files outside the latest checkpoint"; fi
+done
 expect_exit 0 "eval json" -- "$lcfr" eval --checkpoint "$run" --opponent random --games 20 --json
 contains "$tmp/out" '"win_rate":' "eval json has win_rate"
 contains "$tmp/out" '"games":20' "eval json has games"

@@ -97,6 +97,19 @@ TEST_CASE("RunDirectory: truncating metrics keeps whole lines up to the iteratio
   REQUIRE(RemoveTree(dir.root()).ok());
 }
 
+TEST_CASE("RunDirectory: the checkpoint's committed metrics line comes back when it is missing",
+          "[run_directory]") {
+  const RunDirectory dir(TempDir());
+  // A kill between publishing iteration 2's checkpoint and appending its line.
+  REQUIRE(WriteFileAtomically(dir.MetricsPath(), "{\"iteration\":1}\n").ok());
+  REQUIRE(dir.TruncateMetrics(2, "{\"iteration\":2,\"x\":1}").ok());
+  CHECK(*ReadFileToString(dir.MetricsPath()) == "{\"iteration\":1}\n{\"iteration\":2,\"x\":1}\n");
+  // Present already: not appended twice.
+  REQUIRE(dir.TruncateMetrics(2, "{\"iteration\":2,\"x\":1}").ok());
+  CHECK(*ReadFileToString(dir.MetricsPath()) == "{\"iteration\":1}\n{\"iteration\":2,\"x\":1}\n");
+  REQUIRE(RemoveTree(dir.root()).ok());
+}
+
 TEST_CASE("RunDirectory: a path with shell syntax is only a name", "[run_directory]") {
   const std::string base = TempDir();
   const RunDirectory dir(base + "/r';touch INJECTED;'");
