@@ -7,7 +7,7 @@
 //   summary.json         written at the end
 //   checkpoints/LATEST   the name of the latest complete checkpoint
 //   checkpoints/iter_N/  networks.pt, the memories' segments (*.mem; training/memory.h),
-//                        state.json, config.yaml
+//                        state.json, config.yaml, metrics.json (the iteration's line)
 //
 // Commit sequence of a checkpoint: PrepareStaging (iter_N.tmp, empty), the trainer writes into
 // it, Publish renames it to iter_N, replaces LATEST atomically, then applies Retain. A kill at
