@@ -115,6 +115,47 @@ absl::Status RunDirectory::Retain(int keep_every) const {
   return absl::OkStatus();
 }
 
+absl::StatusOr<CheckpointState> CheckpointState::Parse(const std::string& path,
+                                                       const std::string& text,
+                                                       int expected_iteration) {
+  auto invalid = [&path](auto&&... parts) {
+    return absl::InvalidArgumentError(StreamCat(path, ": ", parts...));
+  };
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const std::exception& e) {
+    return invalid("not JSON (", e.what(), ")");
+  }
+  if (!j.is_object()) return invalid("expected a JSON object, got ", j.type_name());
+  CheckpointState state;
+  if (!j.contains("iteration") || !j["iteration"].is_number_integer()) {
+    return invalid("\"iteration\" must be an integer");
+  }
+  const auto iteration = j["iteration"].get<long long>();
+  if (iteration != expected_iteration) {
+    return invalid("\"iteration\" is ", iteration, ", but the checkpoint is of iteration ",
+                   expected_iteration);
+  }
+  state.iteration = static_cast<int>(iteration);
+  if (!j.contains("game") || !j["game"].is_string()) return invalid("\"game\" must be a string");
+  state.game = j["game"].get<std::string>();
+  if (j.contains("strategy_trained")) {
+    if (!j["strategy_trained"].is_boolean()) {
+      return invalid("\"strategy_trained\" must be true or false");
+    }
+    state.strategy_trained = j["strategy_trained"].get<bool>();
+  }
+  if (j.contains("world_size")) {
+    if (!j["world_size"].is_number_integer() || j["world_size"].get<long long>() < 1 ||
+        j["world_size"].get<long long>() > 1 << 20) {
+      return invalid("\"world_size\" must be a positive integer");
+    }
+    state.world_size = j["world_size"].get<int>();
+  }
+  return state;
+}
+
 absl::Status RunDirectory::TruncateMetrics(int iteration, const std::string& committed_line) const {
   absl::StatusOr<std::string> metrics = ReadFileToString(MetricsPath());
   std::string kept;

@@ -30,6 +30,20 @@
 
 namespace lcfr::training {
 
+// A checkpoint's state.json, validated: an object with an integer "iteration" equal to the
+// checkpoint's (from its directory name), a string "game", and optionally a boolean
+// "strategy_trained" (default false) and an integer "world_size" >= 1 (default 1). Errors name
+// the file and the key.
+struct CheckpointState {
+  int iteration = 0;
+  std::string game;
+  bool strategy_trained = false;
+  int world_size = 1;
+
+  static absl::StatusOr<CheckpointState> Parse(const std::string& path, const std::string& text,
+                                               int expected_iteration);
+};
+
 class RunDirectory {
  public:
   // `rank` and `world` name memory shards: "advantage0.s0.mem" (segment 0), or

@@ -462,18 +462,20 @@ class Trainer {
     const std::string dir = dir_.CheckpointsPath() + "/" + *latest;
     auto state_text = ReadFileToString(dir + "/state.json");
     if (!state_text.ok()) return state_text.status();
-    nlohmann::json state;
-    try {
-      state = nlohmann::json::parse(*state_text);
-    } catch (const std::exception& e) {
-      return absl::InvalidArgumentError(StreamCat(dir, "/state.json: ", e.what()));
-    }
-    if (state.value("game", "") != GameName(config_.run.game)) {
-      return absl::InvalidArgumentError(StreamCat(dir, ": a checkpoint of game '",
-                                                  state.value("game", ""), "', the config says '",
+    const absl::StatusOr<CheckpointState> state = CheckpointState::Parse(
+        dir + "/state.json", *state_text, RunDirectory::IterationOf(*latest));
+    if (!state.ok()) return state.status();
+    if (state->game != GameName(config_.run.game)) {
+      return absl::InvalidArgumentError(StreamCat(dir, ": a checkpoint of game '", state->game,
+                                                  "', the config says '",
                                                   GameName(config_.run.game), "'"));
     }
-    const int saved_world = state.value("world_size", 1);
+    if (state->iteration > config_.run.iterations) {
+      return absl::InvalidArgumentError(StreamCat(
+          dir, ": a checkpoint of iteration ", state->iteration, ", past run.iterations = ",
+          config_.run.iterations, " (raise it with --set run.iterations=N to continue)"));
+    }
+    const int saved_world = state->world_size;
     if (saved_world != world_) {
       return absl::FailedPreconditionError(
           StreamCat(dir, ": written by ", saved_world,
@@ -489,7 +491,7 @@ class Trainer {
       if (absl::Status s = shard.chain.Load(*shard.memory, dir); !s.ok()) return s;
     }
     previous_checkpoint_ = dir;
-    strategy_trained_ = state.value("strategy_trained", false);
+    strategy_trained_ = state->strategy_trained;
     // The checkpoint's own metrics line (checkpoints of earlier versions have none).
     committed_metrics_.clear();
     if (PathExists(dir + "/metrics.json")) {
@@ -500,7 +502,7 @@ class Trainer {
         committed_metrics_.pop_back();
       }
     }
-    return state.value("iteration", 0);
+    return state->iteration;
   }
 
   void Progress(const IterationMetrics& m, int last, int done_here, double elapsed) {

@@ -112,6 +112,13 @@ expect_exit 2 "train bad value" -- "$lcfr" train --config "$tmp/bad.yaml" --run-
 contains "$tmp/err" "bad.yaml:2: traversal.workers: 0 is out of range" "train names file, line and key"
 if [[ ! -e "$tmp/x" && ! -e "$tmp/y" ]]; then pass; else fail "a rejected config left a run directory"; fi
 expect_exit 0 "train resume (nothing left to do)" -- "$lcfr" train --resume "$run" --quiet
+cp -r "$run" "$tmp/badstate"
+latest="$tmp/badstate/checkpoints/$(cat "$tmp/badstate/checkpoints/LATEST")"
+echo '[1, 2]' >"$latest/state.json"
+expect_exit 2 "resume with a state.json of the wrong shape" -- "$lcfr" train --resume "$tmp/badstate" --quiet
+contains "$tmp/err" "state.json: expected a JSON object, got array" "resume names state.json"
+expect_exit 2 "resume past run.iterations" -- "$lcfr" train --resume "$run" --set run.iterations=1 --quiet
+contains "$tmp/err" "past run.iterations = 1" "resume says the checkpoint is past run.iterations"
 
 # A kill at each step of iteration 2's commit sequence (training/fault_plan.h), then a resume:
 # metrics.jsonl ends with every iteration exactly once, and only the latest checkpoint keeps

@@ -147,3 +147,37 @@ TEST_CASE("Files: mkdir -p, listing and removal without a shell", "[files]") {
 
 }  // namespace
 }  // namespace lcfr::training
+
+namespace lcfr::training {
+namespace {
+
+TEST_CASE("CheckpointState: state.json of the wrong shape is refused, naming file and key",
+          "[run_directory]") {
+  const std::string path = "/r/checkpoints/iter_000002/state.json";
+  const auto good = CheckpointState::Parse(
+      path, R"({"iteration": 2, "strategy_trained": true, "game": "kuhn", "world_size": 2})", 2);
+  REQUIRE(good.ok());
+  CHECK(good->iteration == 2);
+  CHECK(good->strategy_trained);
+  CHECK(good->game == "kuhn");
+  CHECK(good->world_size == 2);
+  auto message = [&path](const std::string& text) {
+    return std::string(CheckpointState::Parse(path, text, 2).status().message());
+  };
+  CHECK_THAT(message("[1, 2]"), Catch::Contains(path + ": expected a JSON object, got array"));
+  CHECK_THAT(message("null"), Catch::Contains("expected a JSON object, got null"));
+  CHECK_THAT(message("{"), Catch::Contains("not JSON"));
+  CHECK_THAT(message(R"({"iteration": "2", "game": "kuhn"})"),
+             Catch::Contains("\"iteration\" must be an integer"));
+  CHECK_THAT(message(R"({"iteration": -5, "game": "kuhn"})"),
+             Catch::Contains("\"iteration\" is -5, but the checkpoint is of iteration 2"));
+  CHECK_THAT(message(R"({"iteration": 999, "game": "kuhn"})"), Catch::Contains("is 999"));
+  CHECK_THAT(message(R"({"iteration": 2})"), Catch::Contains("\"game\" must be a string"));
+  CHECK_THAT(message(R"({"iteration": 2, "game": "kuhn", "strategy_trained": 1})"),
+             Catch::Contains("\"strategy_trained\" must be true or false"));
+  CHECK_THAT(message(R"({"iteration": 2, "game": "kuhn", "world_size": 0})"),
+             Catch::Contains("\"world_size\" must be a positive integer"));
+}
+
+}  // namespace
+}  // namespace lcfr::training
