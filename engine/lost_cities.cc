@@ -145,41 +145,37 @@ State LostCities::DealFromSeed(uint64_t seed) const {
   return Deal(rng);
 }
 
-ActionMask LostCities::LegalMask(const State& s) const {
-  if (s.end != EndReason::kNotOver) return 0;
-  const int p = s.player;
+template <typename PileNonEmpty>
+ActionMask LostCities::LegalMaskOf(EndReason end, Phase phase, const Card* hand, int hand_count,
+                                   const std::array<uint16_t, kMaxColors>& expedition,
+                                   int deck_size, int last_discard,
+                                   PileNonEmpty pile_nonempty) const {
+  if (end != EndReason::kNotOver) return 0;
   ActionMask mask = 0;
-  if (s.phase == Phase::kCard) {
-    for (int k = 0; k < s.hand_count[p]; ++k) {
-      const Card card = s.hand[p][k];
-      const bool playable = (s.expedition[p][CardColor(card)] >> play_shift_[CardIndex(card)]) == 0;
+  if (phase == Phase::kCard) {
+    for (int k = 0; k < hand_count; ++k) {
+      const Card card = hand[k];
+      const bool playable = (expedition[CardColor(card)] >> play_shift_[CardIndex(card)]) == 0;
       mask |= (ActionMask{2} | ActionMask{playable}) << (2 * k);
     }
     return mask;
   }
-  if (s.deck_size > 0) mask |= ActionMask{1} << deck_action();
+  if (deck_size > 0) mask |= ActionMask{1} << deck_action();
   for (int c = 0; c < rules_.colors; ++c) {
-    if (s.pile_size[c] > 0 && c != s.last_discard) mask |= ActionMask{1} << pile_action(c);
+    if (pile_nonempty(c) && c != last_discard) mask |= ActionMask{1} << pile_action(c);
   }
   return mask;
 }
 
+ActionMask LostCities::LegalMask(const State& s) const {
+  const int p = s.player;
+  return LegalMaskOf(s.end, s.phase, s.hand[p].data(), s.hand_count[p], s.expedition[p],
+                     s.deck_size, s.last_discard, [&s](int c) { return s.pile_size[c] > 0; });
+}
+
 ActionMask LostCities::LegalMask(const View& v) const {
-  if (v.end != EndReason::kNotOver) return 0;
-  ActionMask mask = 0;
-  if (v.phase == Phase::kCard) {
-    for (int k = 0; k < v.hand_count; ++k) {
-      const Card card = v.hand[k];
-      const bool playable = (v.expedition[0][CardColor(card)] >> play_shift_[CardIndex(card)]) == 0;
-      mask |= (ActionMask{2} | ActionMask{playable}) << (2 * k);
-    }
-    return mask;
-  }
-  if (v.deck_size > 0) mask |= ActionMask{1} << deck_action();
-  for (int c = 0; c < rules_.colors; ++c) {
-    if (v.pile_top[c] != kNoCard && c != v.last_discard) mask |= ActionMask{1} << pile_action(c);
-  }
-  return mask;
+  return LegalMaskOf(v.end, v.phase, v.hand.data(), v.hand_count, v.expedition[0], v.deck_size,
+                     v.last_discard, [&v](int c) { return v.pile_top[c] != kNoCard; });
 }
 
 void LostCities::MoverView(const State& s, View& v) const {

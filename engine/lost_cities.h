@@ -248,6 +248,12 @@ class LostCities {
 
  private:
   void RecomputeScore(State& s, int player, int color, int old_color_score) const;
+  // The legal mask from what a State and a View both hold (the mover's hand and expeditions;
+  // pile_nonempty(c) says whether discard pile c has a card).
+  template <typename PileNonEmpty>
+  ActionMask LegalMaskOf(EndReason end, Phase phase, const Card* hand, int hand_count,
+                         const std::array<uint16_t, kMaxColors>& expedition, int deck_size,
+                         int last_discard, PileNonEmpty pile_nonempty) const;
   void InsertIntoHand(State& s, int player, Card card) const;
   // Precomputed per card index: face value, and the threshold shift that makes playing it
   // legal iff (expedition >> shift) == 0.

@@ -40,17 +40,27 @@ bool ReadColumn(std::ifstream& in, std::vector<T>& v, size_t count) {
 }
 
 // One segment as read.
-struct Segment {
-  int64_t header[kHeaderFields];
-  std::vector<int64_t> slots;
-  std::vector<std::byte> views;
-  std::vector<float> targets;
-  std::vector<uint32_t> masks;
-  std::vector<float> weights;
-  std::vector<int32_t> iterations;
-};
 
 }  // namespace
+
+void SampleMemory::Columns::Resize(size_t size, const traversal::SampleShape& shape) {
+  views.resize(size * shape.view_size);
+  targets.resize(size * shape.num_actions);
+  masks.resize(size);
+  weights.resize(size);
+  iterations.resize(size);
+}
+
+void SampleMemory::Columns::CopySample(const Columns& from, size_t from_index, size_t to,
+                                       const traversal::SampleShape& shape) {
+  const auto v = static_cast<size_t>(shape.view_size);
+  const auto a = static_cast<size_t>(shape.num_actions);
+  std::memcpy(views.data() + to * v, from.views.data() + from_index * v, v);
+  std::memcpy(targets.data() + to * a, from.targets.data() + from_index * a, sizeof(float) * a);
+  masks[to] = from.masks[from_index];
+  weights[to] = from.weights[from_index];
+  iterations[to] = from.iterations[from_index];
+}
 
 SampleMemory::SampleMemory(int64_t capacity, const FeatureEncoder& encoder, Retention retention)
     : capacity_(capacity), retention_(retention), encoder_(encoder), shape_(encoder.shape()) {
@@ -63,13 +73,13 @@ int64_t SampleMemory::bytes_per_sample() const {
 }
 
 void SampleMemory::Write(int64_t slot, const traversal::SampleBuffer& samples, size_t i) {
-  std::memcpy(views_.data() + slot * shape_.view_size, samples.view(i).data(),
+  std::memcpy(columns_.views.data() + slot * shape_.view_size, samples.view(i).data(),
               static_cast<size_t>(shape_.view_size));
-  std::memcpy(targets_.data() + slot * shape_.num_actions, samples.target(i).data(),
+  std::memcpy(columns_.targets.data() + slot * shape_.num_actions, samples.target(i).data(),
               sizeof(float) * shape_.num_actions);
-  masks_[slot] = samples.legal_mask(i);
-  weights_[slot] = samples.weight(i);
-  iterations_[slot] = samples.iteration(i);
+  columns_.masks[slot] = samples.legal_mask(i);
+  columns_.weights[slot] = samples.weight(i);
+  columns_.iterations[slot] = samples.iteration(i);
   if (!changed_flags_[slot]) {
     changed_flags_[slot] = 1;
     ++changed_;
@@ -103,11 +113,7 @@ void SampleMemory::Add(const traversal::SampleBuffer& samples, engine::Rng& rng)
 
 int64_t SampleMemory::AppendSlot() {
   const int64_t slot = size();
-  views_.resize(views_.size() + shape_.view_size);
-  targets_.resize(targets_.size() + shape_.num_actions);
-  masks_.push_back(0);
-  weights_.push_back(0);
-  iterations_.push_back(0);
+  columns_.Resize(static_cast<size_t>(slot) + 1, shape_);
   changed_flags_.push_back(0);
   return slot;
 }
@@ -144,18 +150,18 @@ absl::StatusOr<int64_t> SampleMemory::WriteSegment(const std::string& path, bool
     const size_t v = static_cast<size_t>(shape_.view_size);
     const size_t a = static_cast<size_t>(shape_.num_actions);
     if (full) {
-      WriteColumn(out, views_.data(), views_.size());
-      WriteColumn(out, targets_.data(), targets_.size());
-      WriteColumn(out, masks_.data(), masks_.size());
-      WriteColumn(out, weights_.data(), weights_.size());
-      WriteColumn(out, iterations_.data(), iterations_.size());
+      WriteColumn(out, columns_.views.data(), columns_.views.size());
+      WriteColumn(out, columns_.targets.data(), columns_.targets.size());
+      WriteColumn(out, columns_.masks.data(), columns_.masks.size());
+      WriteColumn(out, columns_.weights.data(), columns_.weights.size());
+      WriteColumn(out, columns_.iterations.data(), columns_.iterations.size());
     } else {
       WriteColumn(out, slots.data(), slots.size());
-      for (int64_t i : slots) WriteColumn(out, views_.data() + i * v, v);
-      for (int64_t i : slots) WriteColumn(out, targets_.data() + i * a, a);
-      for (int64_t i : slots) WriteColumn(out, masks_.data() + i, 1);
-      for (int64_t i : slots) WriteColumn(out, weights_.data() + i, 1);
-      for (int64_t i : slots) WriteColumn(out, iterations_.data() + i, 1);
+      for (int64_t i : slots) WriteColumn(out, columns_.views.data() + i * v, v);
+      for (int64_t i : slots) WriteColumn(out, columns_.targets.data() + i * a, a);
+      for (int64_t i : slots) WriteColumn(out, columns_.masks.data() + i, 1);
+      for (int64_t i : slots) WriteColumn(out, columns_.weights.data() + i, 1);
+      for (int64_t i : slots) WriteColumn(out, columns_.iterations.data() + i, 1);
     }
     out.close();
     if (!out) {
@@ -172,13 +178,12 @@ absl::StatusOr<int64_t> SampleMemory::WriteSegment(const std::string& path, bool
          count * per_sample;
 }
 
-absl::Status SampleMemory::LoadSegments(const std::vector<std::string>& paths) {
+absl::Status SampleMemory::LoadSegments(const std::vector<std::string>& paths,
+                                        int64_t* later_samples) {
   if (paths.empty()) return absl::NotFoundError("no memory segment to load");
-  std::vector<std::byte> views;
-  std::vector<float> targets, weights;
-  std::vector<uint32_t> masks;
-  std::vector<int32_t> iterations;
+  Columns loaded;
   int64_t seen = 0;
+  int64_t later = 0;
   const size_t v = static_cast<size_t>(shape_.view_size);
   const size_t a = static_cast<size_t>(shape_.num_actions);
   for (size_t k = 0; k < paths.size(); ++k) {
@@ -189,7 +194,11 @@ absl::Status SampleMemory::LoadSegments(const std::vector<std::string>& paths) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return absl::NotFoundError(lcfr::StreamCat(path, ": cannot open"));
     char magic[sizeof(kMagic)];
-    Segment s;
+    struct {
+      int64_t header[kHeaderFields];
+      std::vector<int64_t> slots;
+      Columns columns;
+    } s;
     in.read(magic, sizeof(magic));
     if (in && std::memcmp(magic, kMagicFormat1, sizeof(magic)) == 0) {
       return absl::FailedPreconditionError(lcfr::StreamCat(
@@ -212,7 +221,7 @@ absl::Status SampleMemory::LoadSegments(const std::vector<std::string>& paths) {
                      capacity_, ", ", static_cast<int>(retention_), ", ", shape_.view_size, ", ",
                      shape_.num_actions, " and ", encoder_.encoding_version());
     }
-    const int64_t old_size = static_cast<int64_t>(masks.size());
+    const int64_t old_size = static_cast<int64_t>(loaded.masks.size());
     const bool full = k == 0;
     if (h[kKind] != (full ? 0 : 1)) {
       return invalid(full ? "the first segment of a chain must hold every sample"
@@ -225,18 +234,15 @@ absl::Status SampleMemory::LoadSegments(const std::vector<std::string>& paths) {
     }
     const auto n = static_cast<size_t>(h[kCount]);
     if (!full && !ReadColumn(in, s.slots, n)) return invalid("truncated");
-    if (!ReadColumn(in, s.views, n * v) || !ReadColumn(in, s.targets, n * a) ||
-        !ReadColumn(in, s.masks, n) || !ReadColumn(in, s.weights, n) ||
-        !ReadColumn(in, s.iterations, n)) {
+    Columns& read = s.columns;
+    if (!ReadColumn(in, read.views, n * v) || !ReadColumn(in, read.targets, n * a) ||
+        !ReadColumn(in, read.masks, n) || !ReadColumn(in, read.weights, n) ||
+        !ReadColumn(in, read.iterations, n)) {
       return invalid("truncated");
     }
     if (in.peek() != std::char_traits<char>::eof()) return invalid("has trailing bytes");
     if (full) {
-      views = std::move(s.views);
-      targets = std::move(s.targets);
-      masks = std::move(s.masks);
-      weights = std::move(s.weights);
-      iterations = std::move(s.iterations);
+      loaded = std::move(read);
     } else {
       // Slots ascending and distinct, below the new size, covering every new slot.
       int64_t new_slots = 0;
@@ -247,30 +253,18 @@ absl::Status SampleMemory::LoadSegments(const std::vector<std::string>& paths) {
         new_slots += s.slots[j] >= old_size;
       }
       if (new_slots != h[kSize] - old_size) return invalid("does not fill the slots it adds");
-      const auto size = static_cast<size_t>(h[kSize]);
-      views.resize(size * v);
-      targets.resize(size * a);
-      masks.resize(size);
-      weights.resize(size);
-      iterations.resize(size);
+      loaded.Resize(static_cast<size_t>(h[kSize]), shape_);
       for (size_t j = 0; j < n; ++j) {
-        const auto slot = static_cast<size_t>(s.slots[j]);
-        std::memcpy(views.data() + slot * v, s.views.data() + j * v, v);
-        std::memcpy(targets.data() + slot * a, s.targets.data() + j * a, sizeof(float) * a);
-        masks[slot] = s.masks[j];
-        weights[slot] = s.weights[j];
-        iterations[slot] = s.iterations[j];
+        loaded.CopySample(read, j, static_cast<size_t>(s.slots[j]), shape_);
       }
     }
     seen = h[kSeen];
+    if (!full) later += h[kCount];
   }
+  if (later_samples != nullptr) *later_samples = later;
   seen_ = seen;
-  views_ = std::move(views);
-  targets_ = std::move(targets);
-  masks_ = std::move(masks);
-  weights_ = std::move(weights);
-  iterations_ = std::move(iterations);
-  changed_flags_.assign(masks_.size(), 0);
+  columns_ = std::move(loaded);
+  changed_flags_.assign(columns_.masks.size(), 0);
   changed_ = 0;
   return absl::OkStatus();
 }
@@ -316,17 +310,10 @@ absl::Status SegmentChain::Load(SampleMemory& memory, const std::string& dir) {
     }
     return absl::NotFoundError(lcfr::StreamCat(first, ": missing"));
   }
-  if (absl::Status s = memory.LoadSegments(paths); !s.ok()) return s;
+  int64_t later = 0;
+  if (absl::Status s = memory.LoadSegments(paths, &later); !s.ok()) return s;
   segments_ = static_cast<int>(paths.size());
-  later_samples_ = 0;
-  // The later segments' sample counts, from their headers (already validated by the load).
-  for (size_t k = 1; k < paths.size(); ++k) {
-    std::ifstream in(paths[k], std::ios::binary);
-    in.seekg(static_cast<std::streamoff>(sizeof(kMagic) + sizeof(int64_t) * kCount));
-    int64_t count = 0;
-    in.read(reinterpret_cast<char*>(&count), sizeof(count));
-    later_samples_ += count;
-  }
+  later_samples_ = later;
   pending_segments_ = segments_;
   pending_later_ = later_samples_;
   return absl::OkStatus();

@@ -76,7 +76,7 @@ class SampleMemory {
 
   Retention retention() const { return retention_; }
   int64_t capacity() const { return capacity_; }
-  int64_t size() const { return static_cast<int64_t>(masks_.size()); }
+  int64_t size() const { return static_cast<int64_t>(columns_.masks.size()); }
   int64_t seen() const { return seen_; }  // samples ever offered
   const traversal::SampleShape& shape() const { return shape_; }
   int feature_size() const { return shape_.feature_size; }
@@ -87,12 +87,12 @@ class SampleMemory {
   // Writes sample i's features (feature_size() floats).
   void EncodeFeatures(int64_t i, std::span<float> out) const { encoder_.Encode(view(i), out); }
   std::span<const std::byte> view(int64_t i) const {
-    return {views_.data() + i * shape_.view_size, static_cast<size_t>(shape_.view_size)};
+    return {columns_.views.data() + i * shape_.view_size, static_cast<size_t>(shape_.view_size)};
   }
-  const float* target(int64_t i) const { return targets_.data() + i * shape_.num_actions; }
-  uint32_t mask(int64_t i) const { return masks_[i]; }
-  float weight(int64_t i) const { return weights_[i]; }
-  int32_t iteration(int64_t i) const { return iterations_[i]; }
+  const float* target(int64_t i) const { return columns_.targets.data() + i * shape_.num_actions; }
+  uint32_t mask(int64_t i) const { return columns_.masks[i]; }
+  float weight(int64_t i) const { return columns_.weights[i]; }
+  int32_t iteration(int64_t i) const { return columns_.iterations[i]; }
 
   // Samples written (added or replaced) since the last MarkSaved.
   int64_t changed() const { return changed_; }
@@ -105,10 +105,27 @@ class SampleMemory {
   // Replaces the contents with segment 0 then applies the later segments in order. Every file
   // must match this memory's capacity, shape and encoding version, and the chain must be
   // consistent; errors name the file and the problem, and leave the memory unchanged. After a
-  // load nothing counts as changed.
-  absl::Status LoadSegments(const std::vector<std::string>& paths);
+  // load nothing counts as changed. `later_samples`, when given, receives the number of samples
+  // the segments after the first hold.
+  absl::Status LoadSegments(const std::vector<std::string>& paths,
+                            int64_t* later_samples = nullptr);
 
  private:
+  // What a memory keeps per sample, column by column (also a segment's contents as read).
+  struct Columns {
+    std::vector<std::byte> views;
+    std::vector<float> targets;
+    std::vector<uint32_t> masks;
+    std::vector<float> weights;
+    std::vector<int32_t> iterations;
+
+    // Resizes every column to `size` samples of `shape`.
+    void Resize(size_t size, const traversal::SampleShape& shape);
+    // Copies sample `from_index` of `from` into slot `to`.
+    void CopySample(const Columns& from, size_t from_index, size_t to,
+                    const traversal::SampleShape& shape);
+  };
+
   void Write(int64_t slot, const traversal::SampleBuffer& samples, size_t i);
   int64_t AppendSlot();  // grows the storage by one sample; returns its slot
 
@@ -117,11 +134,7 @@ class SampleMemory {
   const FeatureEncoder& encoder_;
   traversal::SampleShape shape_;
   int64_t seen_ = 0;
-  std::vector<std::byte> views_;
-  std::vector<float> targets_;
-  std::vector<uint32_t> masks_;
-  std::vector<float> weights_;
-  std::vector<int32_t> iterations_;
+  Columns columns_;
   std::vector<uint8_t> changed_flags_;  // per slot: written since MarkSaved
   int64_t changed_ = 0;
 };
