@@ -1,15 +1,12 @@
 // lcfr plot RUN_DIR: PNG charts of a run's metrics.jsonl (gnuplot): evaluation results and
 // losses against iterations, and throughput.
-#include <unistd.h>
-
-#include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "apps/commands.h"
+#include "apps/gnuplot.h"
 #include "engine/files.h"
 #include "engine/strings.h"
 #include "fmt/core.h"
@@ -23,61 +20,32 @@ struct PlotOptions {
   std::string out_dir;  // default: RUN_DIR/plots
 };
 
-bool WriteText(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  return static_cast<bool>(out);
-}
-
-// Runs a gnuplot script that writes `png`; the PNG is written to a temporary name and renamed.
-bool Gnuplot(const std::string& script, const std::string& png) {
-  const std::string temporary = png + ".tmp.png";
-  const std::string script_path = png + ".gp";
-  if (!WriteText(script_path, fmt::format("set terminal pngcairo size 900,540 noenhanced\n"
-                                          "set output '{}'\nset grid\nset key outside right\n{}",
-                                          temporary, script))) {
-    return false;
-  }
-  const int rc = std::system(("gnuplot '" + script_path + "' 2>&1").c_str());
-  std::remove(script_path.c_str());
-  if (rc != 0 || std::rename(temporary.c_str(), png.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    return false;
-  }
-  return true;
-}
-
 int RunPlot(const PlotOptions& opts) {
-  std::ifstream in(opts.run_dir + "/metrics.jsonl");
+  const std::string metrics = opts.run_dir + "/metrics.jsonl";
+  std::ifstream in(metrics);
   if (!in) {
-    PrintError("plot",
-               StrCat(opts.run_dir, "/metrics.jsonl: cannot open (is it a run directory?)"));
+    PrintError("plot", StrCat(metrics, ": cannot open (is it a run directory?)"));
     return kExitBadInput;
   }
-  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) {
+  if (!GnuplotAvailable()) {
     PrintError("plot", "needs gnuplot (scripts/setup.sh installs gnuplot-nox)");
-    return kExitFailure;
-  }
-  const std::string out_dir = opts.out_dir.empty() ? opts.run_dir + "/plots" : opts.out_dir;
-  if (absl::Status s = MakeDirectories(out_dir); !s.ok()) {
-    PrintError("plot", std::string(s.message()));
     return kExitFailure;
   }
   // Columns per iteration: losses, throughput; evaluation series by name.
   std::string losses, throughput;
   bool has_value_loss = false;               // the value scheme
   std::map<std::string, std::string> evals;  // name -> "iteration value low high" lines
-  int line_no = 0;
+  int line_no = 0, iterations = 0;
   for (std::string line; std::getline(in, line);) {
     ++line_no;
     if (line.empty()) continue;
     const absl::StatusOr<training::IterationMetrics> m =
         training::IterationMetrics::FromJsonLine(line);
     if (!m.ok()) {
-      PrintError("plot",
-                 StrCat(opts.run_dir, "/metrics.jsonl:", line_no, ": ", m.status().message()));
+      PrintError("plot", StrCat(metrics, ":", line_no, ": ", m.status().message()));
       return kExitBadInput;
     }
+    ++iterations;
     const int t = m->iteration;
     auto optional = [](const std::optional<double>& v) {
       return v ? fmt::format("{}", *v) : std::string("NaN");
@@ -96,54 +64,69 @@ int RunPlot(const PlotOptions& opts) {
       }
     }
   }
-  std::vector<std::string> written;
-  const std::string data = out_dir + "/.losses.dat";
-  WriteText(data, losses);
-  if (Gnuplot(
-          fmt::format("set title 'losses'\nset xlabel 'iteration'\nset logscale y\n"
-                      "plot '{0}' u 1:2 w l lw 2 t 'advantage loss, player 0', "
-                      "'{0}' u 1:3 w l lw 2 t 'advantage loss, player 1', "
-                      "'{0}' u 1:4 w lp t 'strategy loss'{1}\n",
-                      data, has_value_loss ? ", '" + data + "' u 1:5 w l lw 2 t 'value loss'" : ""),
-          out_dir + "/losses.png")) {
-    written.push_back(out_dir + "/losses.png");
+  if (iterations == 0) {
+    PrintError("plot", StrCat(metrics, ": no iterations yet, nothing to plot"));
+    return kExitBadInput;
   }
-  const std::string tdata = out_dir + "/.throughput.dat";
-  WriteText(tdata, throughput);
-  if (Gnuplot(fmt::format("set title 'traversal throughput'\nset xlabel 'iteration'\n"
-                          "set ylabel 'policy calls/s'\nset y2label 'rows per forward'\n"
-                          "set ytics nomirror\nset y2tics\n"
-                          "plot '{0}' u 1:2 w l lw 2 t 'policy calls/s', "
-                          "'{0}' u 1:3 axes x1y2 w l dt 2 t 'rows per forward'\n",
-                          tdata),
-              out_dir + "/throughput.png")) {
-    written.push_back(out_dir + "/throughput.png");
-  }
-  if (!evals.empty()) {
-    std::string plots;
-    const bool toy = evals.count("exploitability") > 0;
-    for (const auto& [name, series] : evals) {
-      const std::string file = out_dir + "/.eval_" + name + ".dat";
-      WriteText(file, series);
-      plots += fmt::format("{}'{}' u 1:2:3:4 w yerrorlines t '{}'", plots.empty() ? "" : ", ", file,
-                           toy ? "exploitability (exact)" : "win rate vs " + name);
-    }
-    const std::string head = toy ? "set title 'exploitability of the strategy network'\n"
-                                   "set ylabel 'exploitability'\nset logscale y\n"
-                                 : "set title 'win rate of the strategy network (95% Wilson)'\n"
-                                   "set ylabel 'win rate'\nset yrange [0:1]\n";
-    if (Gnuplot(head + "set xlabel 'iteration'\nplot " + plots + "\n",
-                out_dir + (toy ? "/exploitability.png" : "/win_rates.png"))) {
-      written.push_back(out_dir + (toy ? "/exploitability.png" : "/win_rates.png"));
-    }
-  }
-  (void)RemoveFiles(out_dir, ".", ".dat");  // the data files written for gnuplot
-  if (written.empty()) {
-    PrintError("plot", "gnuplot wrote nothing");
+  const std::string out_dir = opts.out_dir.empty() ? opts.run_dir + "/plots" : opts.out_dir;
+  if (absl::Status s = MakeDirectories(out_dir); !s.ok()) {
+    PrintError("plot", std::string(s.message()));
     return kExitFailure;
   }
-  for (const std::string& path : written) fmt::print("{}\n", path);
-  return kExitOk;
+  std::vector<std::pair<std::string, GnuplotChart>> charts;
+  auto chart_of = [](std::string script, std::string data_name, std::string data) {
+    GnuplotChart chart;
+    chart.script = std::move(script);
+    chart.data.emplace_back(std::move(data_name), std::move(data));
+    return chart;
+  };
+  charts.emplace_back(
+      "losses.png",
+      chart_of(StrCat("set grid\nset key outside right\nset title 'losses'\n"
+                      "set xlabel 'iteration'\nset logscale y\n"
+                      "plot 'losses.dat' u 1:2 w l lw 2 t 'advantage loss, player 0', "
+                      "'losses.dat' u 1:3 w l lw 2 t 'advantage loss, player 1', "
+                      "'losses.dat' u 1:4 w lp t 'strategy loss'",
+                      has_value_loss ? ", 'losses.dat' u 1:5 w l lw 2 t 'value loss'" : ""),
+               "losses.dat", losses));
+  charts.emplace_back("throughput.png",
+                      chart_of("set grid\nset key outside right\n"
+                               "set title 'traversal throughput'\nset xlabel 'iteration'\n"
+                               "set ylabel 'policy calls/s'\nset y2label 'rows per forward'\n"
+                               "set ytics nomirror\nset y2tics\n"
+                               "plot 'throughput.dat' u 1:2 w l lw 2 t 'policy calls/s', "
+                               "'throughput.dat' u 1:3 axes x1y2 w l dt 2 t 'rows per forward'",
+                               "throughput.dat", throughput));
+  if (!evals.empty()) {
+    const bool toy = evals.count("exploitability") > 0;
+    GnuplotChart chart;
+    std::string plots;
+    for (const auto& [name, series] : evals) {
+      // Data files are numbered: an opponent's name never becomes part of a file name.
+      const std::string file = fmt::format("eval{}.dat", chart.data.size());
+      chart.data.emplace_back(file, series);
+      plots += fmt::format("{}'{}' u 1:2:3:4 w yerrorlines t '{}'", plots.empty() ? "" : ", ", file,
+                           toy ? "exploitability (exact)" : "win rate vs " + GnuplotLabel(name));
+    }
+    chart.script = StrCat("set grid\nset key outside right\n",
+                          toy ? "set title 'exploitability of the strategy network'\n"
+                                "set ylabel 'exploitability'\nset logscale y\n"
+                              : "set title 'win rate of the strategy network (95% Wilson)'\n"
+                                "set ylabel 'win rate'\nset yrange [0:1]\n",
+                          "set xlabel 'iteration'\nplot ", plots);
+    charts.emplace_back(toy ? "exploitability.png" : "win_rates.png", std::move(chart));
+  }
+  int failures = 0;
+  for (const auto& [name, chart] : charts) {
+    const std::string png = out_dir + "/" + name;
+    if (absl::Status s = RenderPng(chart, png); !s.ok()) {
+      PrintError("plot", std::string(s.message()));
+      ++failures;
+      continue;
+    }
+    fmt::print("{}\n", png);
+  }
+  return failures == 0 ? kExitOk : kExitFailure;
 }
 
 }  // namespace

@@ -1,16 +1,13 @@
 // lcfr sweep: the real traversal with the real batched evaluator for a list of interleave
 // widths (worker_chunk_size), against the plain recursion; a table, a CSV and a PNG plot.
-#include <unistd.h>
-
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "apps/commands.h"
+#include "apps/gnuplot.h"
 #include "engine/atomic_file.h"
 #include "engine/lost_cities.h"
 #include "engine/strings.h"
@@ -76,15 +73,10 @@ std::string Csv(const std::vector<Row>& rows) {
 
 // Throughput and realized batch size against width (log2 axis); the recursion as a line.
 absl::Status Plot(const std::vector<Row>& rows, const std::string& path) {
-  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) {
+  if (!GnuplotAvailable()) {
     return absl::FailedPreconditionError(
         "--plot needs gnuplot (scripts/setup.sh installs gnuplot-nox)");
   }
-  char data_template[] = "/tmp/lcfr_sweep_XXXXXX";
-  const int fd = mkstemp(data_template);
-  if (fd < 0) return absl::InternalError("cannot create a temporary file for gnuplot");
-  close(fd);
-  const std::string data = data_template;
   std::string table;
   double recursive = 0;
   for (const Row& r : rows) {
@@ -95,35 +87,22 @@ absl::Status Plot(const std::vector<Row>& rows, const std::string& path) {
     table +=
         fmt::format("{} {:.1f} {:.2f}\n", r.width, r.policy_calls_per_s(), r.stats.rows.Mean());
   }
-  if (absl::Status s = WriteFileAtomically(data, table); !s.ok()) return s;
-  const std::string temporary = path + ".tmp.png";
-  std::string script = fmt::format(
-      "set terminal pngcairo size 900,560 noenhanced\n"
-      "set output '{}'\n"
+  GnuplotChart chart;
+  chart.height = 560;
+  chart.data.emplace_back("sweep.dat", table);
+  chart.script =
       "set title 'lcfr sweep: policy calls/s and rows per forward against worker_chunk_size'\n"
       "set logscale x 2\nset xlabel 'worker_chunk_size (fibers per worker)'\n"
       "set ylabel 'policy calls/s'\nset y2label 'rows per forward (mean)'\n"
       "set ytics nomirror\nset y2tics\nset grid\nset key top left\nset yrange [0:*]\n"
-      "set y2range [0:*]\n",
-      temporary);
-  std::string plots = fmt::format(
-      "plot '{0}' using 1:2 with linespoints lw 2 title 'policy calls/s (fibers)', "
-      "'{0}' using 1:3 axes x1y2 with linespoints dt 2 title 'rows per forward'",
-      data);
+      "set y2range [0:*]\n"
+      "plot 'sweep.dat' using 1:2 with linespoints lw 2 title 'policy calls/s (fibers)', "
+      "'sweep.dat' using 1:3 axes x1y2 with linespoints dt 2 title 'rows per forward'";
   if (recursive > 0) {
-    plots += fmt::format(", {:.1f} with lines lc rgb 'gray' title 'plain recursion'", recursive);
+    chart.script +=
+        fmt::format(", {:.1f} with lines lc rgb 'gray' title 'plain recursion'", recursive);
   }
-  script += plots + "\n";
-  const std::string script_path = data + ".gp";
-  if (absl::Status s = WriteFileAtomically(script_path, script); !s.ok()) return s;
-  const int rc = std::system(("gnuplot '" + script_path + "' 2>&1").c_str());
-  std::remove(data.c_str());
-  std::remove(script_path.c_str());
-  if (rc != 0 || std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    return absl::InternalError(StrCat("gnuplot could not write ", path));
-  }
-  return absl::OkStatus();
+  return RenderPng(chart, path);
 }
 
 int RunSweep(const SweepOptions& opts) {

@@ -140,6 +140,29 @@ contains "$tmp/out" '"games":20' "eval json has games"
 expect_exit 2 "eval missing checkpoint" -- "$lcfr" eval --checkpoint "$tmp/nowhere" --games 10
 expect_exit 0 "plot" -- "$lcfr" plot "$run"
 if [[ -s "$run/plots/win_rates.png" && -s "$run/plots/losses.png" ]]; then pass; else fail "plot files"; fi
+# No file operation and no gnuplot script goes through a shell: quotes in the run directory, in
+# --out and in an opponent's name inside metrics.jsonl are just characters (issue 13, item 1).
+mkdir -p "$tmp/inj"
+(cd "$tmp/inj" && "$lcfr" train --config "$src/configs/kuhn.yaml" --set run.iterations=3 \
+  --set run.checkpoint_every=1 --set run.keep_every=0 --quiet --run-dir "r';touch INJECTED;'" \
+  >/dev/null 2>&1 && "$lcfr" plot "r';touch INJECTED;'" --out "o';touch X;'" >/dev/null 2>&1)
+if [[ $? -eq 0 ]]; then pass; else fail "train and plot with a quote in the paths"; fi
+if [[ ! -e "$tmp/inj/INJECTED" && ! -e "$tmp/inj/X" ]]; then pass; else fail "a path ran shell code"; fi
+if [[ -s "$tmp/inj/o';touch X;'/exploitability.png" ]]; then pass; else fail "plot --out with a quote"; fi
+mems=$(find "$tmp/inj/r';touch INJECTED;'/checkpoints" -name '*.mem' | wc -l)
+checkpoints=$(find "$tmp/inj/r';touch INJECTED;'/checkpoints" -mindepth 1 -maxdepth 1 -type d | wc -l)
+if [[ $checkpoints -eq 1 && $mems -gt 0 ]]; then pass; else fail "retention with a quote in the run dir: $checkpoints checkpoints"; fi
+if [[ -z $(find "$tmp/inj" -name '.lcfr_plot_*') ]]; then pass; else fail "plot left its working directory"; fi
+mkdir -p "$tmp/evil"
+python3 -c "import sys; sys.stdout.write(open(sys.argv[1]).read().replace('\"random\":{', '\"x\\'.system(\\\\\"touch PWNED\\\\\").\\'\":{'))" \
+  "$run/metrics.jsonl" >"$tmp/evil/metrics.jsonl"
+contains "$tmp/evil/metrics.jsonl" 'system(' "the crafted opponent name is in the metrics"
+(cd "$tmp/evil" && "$lcfr" plot . >/dev/null 2>&1)
+if [[ ! -e "$tmp/evil/PWNED" && -s "$tmp/evil/plots/win_rates.png" ]]; then pass; else fail "an opponent name changed the gnuplot script"; fi
+mkdir -p "$tmp/empty" && : >"$tmp/empty/metrics.jsonl"
+expect_exit 2 "plot on an empty metrics.jsonl" -- "$lcfr" plot "$tmp/empty"
+contains "$tmp/err" "no iterations yet" "plot says there is nothing to plot"
+if [[ ! -e "$tmp/empty/plots" ]]; then pass; else fail "plot on empty metrics made a plots directory"; fi
 echo "$line" | "$lcfr" agent --checkpoint "$run" >"$tmp/agent_out" 2>"$tmp/agent_err"
 if grep -qE '^\{"(play|discard)":"[YBWGR][0-9*]+"\}$' "$tmp/agent_out"; then pass; else fail "agent --checkpoint: $(cat "$tmp/agent_out" "$tmp/agent_err")"; fi
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/files.h"
 #include "nlohmann/json.hpp"
 #include "training/config.h"
 
@@ -61,7 +62,7 @@ TEST_CASE("Trainer: Deep CFR on Kuhn reaches exploitability < 0.05", "[trainer]"
   const double exploitability = metrics.back()["exploitability"];
   WARN("Kuhn Deep CFR (configs/kuhn.yaml): exploitability " << exploitability);
   CHECK(exploitability < 0.05);
-  CHECK(std::system(("rm -rf " + options.run_dir).c_str()) == 0);
+  CHECK(RemoveTree(options.run_dir).ok());
 }
 
 TEST_CASE("Trainer: a Lost Cities smoke run writes every artefact", "[trainer]") {
@@ -95,7 +96,7 @@ TEST_CASE("Trainer: a Lost Cities smoke run writes every artefact", "[trainer]")
   // A second run into the same directory is refused.
   const absl::Status again = Train(options);
   CHECK_THAT(std::string(again.message()), Catch::Contains("already holds a run"));
-  CHECK(std::system(("rm -rf " + options.run_dir).c_str()) == 0);
+  CHECK(RemoveTree(options.run_dir).ok());
 }
 
 TEST_CASE("Trainer: kept checkpoints keep their networks, not their memories", "[trainer]") {
@@ -113,7 +114,7 @@ TEST_CASE("Trainer: kept checkpoints keep their networks, not their memories", "
   CHECK(Exists(base + "iter_000004/strategy.s0.mem"));  // the latest: resumable
   // ... and it wrote only what changed since iteration 3: a later segment of the chain.
   CHECK(Exists(base + "iter_000004/strategy.s1.mem"));
-  CHECK(std::system(("rm -rf " + options.run_dir).c_str()) == 0);
+  CHECK(RemoveTree(options.run_dir).ok());
 }
 
 TEST_CASE("Trainer: a resumed run continues exactly where it stopped", "[trainer]") {
@@ -144,7 +145,7 @@ TEST_CASE("Trainer: a resumed run continues exactly where it stopped", "[trainer
     if (a[i].contains("eval")) CHECK(a[i]["eval"] == b[i]["eval"]);
   }
   for (const auto& dir : {straight.run_dir, interrupted.run_dir}) {
-    CHECK(std::system(("rm -rf " + dir).c_str()) == 0);
+    CHECK(RemoveTree(dir).ok());
   }
 }
 
