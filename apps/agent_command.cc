@@ -14,6 +14,27 @@
 namespace lcfr::apps {
 namespace {
 
+// Reads one line (without its '\n') into `line`; a line longer than `max_bytes` is consumed
+// to its end but not kept, and `too_long` says so. False at the end of the input.
+bool ReadLine(std::istream& in, size_t max_bytes, std::string& line, bool& too_long) {
+  line.clear();
+  too_long = false;
+  std::streambuf* buffer = in.rdbuf();
+  bool any = false;
+  for (int c = buffer->sbumpc(); c != std::char_traits<char>::eof(); c = buffer->sbumpc()) {
+    any = true;
+    if (c == '\n') return true;
+    if (too_long) continue;
+    if (line.size() == max_bytes) {
+      too_long = true;
+      line.clear();
+      continue;
+    }
+    line.push_back(static_cast<char>(c));
+  }
+  return any;
+}
+
 struct AgentOptions {
   std::string bot = "heuristic-balanced";
   std::string checkpoint;
@@ -44,8 +65,17 @@ int RunAgent(const AgentOptions& opts) {
   std::string line;
   int line_no = 0;
   int errors = 0;
-  while (std::getline(std::cin, line)) {
+  bool too_long = false;
+  while (ReadLine(std::cin, engine::kMaxProtocolLineBytes, line, too_long)) {
     ++line_no;
+    if (too_long) {
+      ++errors;
+      const std::string message = StrCat("line ", line_no, ": longer than ",
+                                         engine::kMaxProtocolLineBytes, " bytes (skipped)");
+      std::cout << nlohmann::json{{"error", message}}.dump() << std::endl;
+      PrintError("agent", message);
+      continue;
+    }
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const absl::StatusOr<engine::Observation> obs = engine::ParseObservation(line, rng);
     if (!obs.ok()) {

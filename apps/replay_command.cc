@@ -1,9 +1,11 @@
 // lcfr replay [FILE]: replays a game record and prints one JSON line per decision.
+#include <sys/stat.h>
+
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "apps/commands.h"
+#include "engine/json_bounds.h"
 #include "engine/record.h"
 #include "engine/strings.h"
 
@@ -14,20 +16,44 @@ struct ReplayOptions {
   std::string file = "-";
 };
 
+// The whole stream, or an error once it passes `max_bytes` (a record is a few kilobytes).
+absl::StatusOr<std::string> ReadAtMost(std::istream& in, size_t max_bytes) {
+  std::string text;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<size_t>(in.gcount()));
+    if (text.size() > max_bytes) {
+      return absl::InvalidArgumentError(
+          StrCat("longer than ", max_bytes, " bytes: not a game record"));
+    }
+  }
+  if (in.bad()) return absl::InvalidArgumentError("cannot read");
+  return text;
+}
+
 int RunReplay(const ReplayOptions& opts) {
-  std::stringstream text;
   const std::string where = opts.file == "-" ? "<stdin>" : opts.file;
+  absl::StatusOr<std::string> text;
   if (opts.file == "-") {
-    text << std::cin.rdbuf();
+    text = ReadAtMost(std::cin, kMaxJsonBytes);
   } else {
-    std::ifstream in(opts.file);
+    struct stat st {};
+    if (stat(opts.file.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+      PrintError("replay", StrCat(where, ": is a directory, not a game record"));
+      return kExitBadInput;
+    }
+    std::ifstream in(opts.file, std::ios::binary);
     if (!in) {
       PrintError("replay", StrCat(where, ": cannot open"));
       return kExitBadInput;
     }
-    text << in.rdbuf();
+    text = ReadAtMost(in, kMaxJsonBytes);
   }
-  const absl::StatusOr<engine::GameRecord> record = engine::ParseRecord(text.str());
+  if (!text.ok()) {
+    PrintError("replay", StrCat(where, ": ", text.status().message()));
+    return kExitBadInput;
+  }
+  const absl::StatusOr<engine::GameRecord> record = engine::ParseRecord(*text);
   if (!record.ok()) {
     PrintError("replay", StrCat(where, ": ", record.status().message()));
     return kExitBadInput;

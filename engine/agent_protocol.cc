@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "engine/json_bounds.h"
 #include "engine/strings.h"
 #include "nlohmann/json.hpp"
 
@@ -42,6 +43,7 @@ Json CardList(const Rules& rules, uint32_t mask, int color) {
 }  // namespace
 
 absl::StatusOr<Observation> ParseObservation(std::string_view line, Rng& rng) {
+  if (absl::Status s = CheckJsonBounds(line, kMaxProtocolLineBytes); !s.ok()) return s;
   const Json j = Json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) {
     return absl::InvalidArgumentError("expected one JSON object per line");
@@ -214,6 +216,7 @@ std::string ActionToProtocol(const LostCities& game, const State& state, int act
 
 absl::StatusOr<int> ActionFromProtocol(const LostCities& game, const State& state,
                                        std::string_view json_text) {
+  if (absl::Status s = CheckJsonBounds(json_text, kMaxProtocolLineBytes); !s.ok()) return s;
   const Json j = Json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object() || j.size() != 1) {
     return absl::InvalidArgumentError(

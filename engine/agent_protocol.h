@@ -4,6 +4,7 @@
 #ifndef LCFR_ENGINE_AGENT_PROTOCOL_H_
 #define LCFR_ENGINE_AGENT_PROTOCOL_H_
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,9 @@ struct Observation {
   Rules rules;
   State state;
 };
+
+// The longest protocol line accepted: a decision is under 2 KB.
+inline constexpr size_t kMaxProtocolLineBytes = size_t{1} << 20;
 
 // Parses one protocol line. Errors name the key that is wrong.
 absl::StatusOr<Observation> ParseObservation(std::string_view line, Rng& rng);

@@ -1,5 +1,6 @@
 #include "engine/record.h"
 
+#include "engine/json_bounds.h"
 #include "engine/strings.h"
 #include "nlohmann/json.hpp"
 
@@ -23,6 +24,9 @@ absl::Status RulesFromJson(const Json& j, Rules& rules) {
 }  // namespace
 
 absl::StatusOr<GameRecord> ParseRecord(std::string_view json_text) {
+  if (absl::Status s = CheckJsonBounds(json_text); !s.ok()) {
+    return absl::InvalidArgumentError(StrCat("not valid JSON: ", s.message()));
+  }
   Json j;
   try {
     j = Json::parse(json_text);

@@ -1,5 +1,6 @@
 #include "training/iteration_metrics.h"
 
+#include "engine/json_bounds.h"
 #include "engine/strings.h"
 #include "nlohmann/json.hpp"
 
@@ -55,6 +56,9 @@ std::string IterationMetrics::ToJsonLine() const {
 }
 
 absl::StatusOr<IterationMetrics> IterationMetrics::FromJsonLine(std::string_view text) {
+  if (absl::Status s = CheckJsonBounds(text); !s.ok()) {
+    return absl::InvalidArgumentError(lcfr::StrCat("not valid JSON: ", s.message()));
+  }
   Json j;
   try {
     j = Json::parse(text);

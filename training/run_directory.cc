@@ -6,6 +6,7 @@
 
 #include "engine/atomic_file.h"
 #include "engine/files.h"
+#include "engine/json_bounds.h"
 #include "engine/stream_cat.h"
 #include "nlohmann/json.hpp"
 
@@ -121,6 +122,8 @@ absl::StatusOr<CheckpointState> CheckpointState::Parse(const std::string& path,
   auto invalid = [&path](auto&&... parts) {
     return absl::InvalidArgumentError(StreamCat(path, ": ", parts...));
   };
+  if (absl::Status s = CheckJsonBounds(text); !s.ok())
+    return invalid("not JSON (", s.message(), ")");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
@@ -165,6 +168,7 @@ absl::Status RunDirectory::TruncateMetrics(int iteration, const std::string& com
     for (std::string row; std::getline(in, row);) {
       if (row.empty()) continue;
       try {
+        if (!CheckJsonBounds(row).ok()) break;
         const int row_iteration = nlohmann::json::parse(row).value("iteration", 0);
         if (row_iteration <= iteration) kept += row + "\n";
         has_iteration |= row_iteration == iteration;

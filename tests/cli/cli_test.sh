@@ -73,6 +73,19 @@ printf '%s\nnot json\n%s\n' "$line" "$line" | "$lcfr" agent >"$tmp/agent_out" 2>
 code=$?
 if [[ $code -eq 2 && $(wc -l <"$tmp/agent_out") -eq 3 ]] && sed -n 2p "$tmp/agent_out" | grep -q '"error"'; then pass; else fail "agent bad line: exit $code, $(cat "$tmp/agent_out")"; fi
 expect_exit 2 "agent unknown bot" -- "$lcfr" agent --bot nobody
+# Deep nesting and an over-long line are errors for that line; the agent goes on (item 2).
+python3 -c "print('{\"x\":' + '['*150000 + ']'*150000 + ',\"decision\":\"card\"}'); print('x' * 2000000)" >"$tmp/deep_lines"
+echo "$line" >>"$tmp/deep_lines"
+"$lcfr" agent <"$tmp/deep_lines" >"$tmp/agent_out" 2>"$tmp/agent_err"
+code=$?
+if [[ $code -eq 2 && $(wc -l <"$tmp/agent_out") -eq 3 ]] && sed -n 3p "$tmp/agent_out" | grep -qE '^\{"(play|discard)"'; then pass; else fail "agent after a deep line: exit $code, $(head -c 300 "$tmp/agent_out")"; fi
+contains "$tmp/agent_out" "nested deeper than 64 levels" "agent names the nesting"
+contains "$tmp/agent_out" "longer than 1048576 bytes" "agent names the long line"
+python3 -c "print('{\"deck\":' + '['*150000 + ']'*150000 + ',\"actions\":[]}')" >"$tmp/deep.json"
+expect_exit 2 "replay deep nesting" -- "$lcfr" replay "$tmp/deep.json"
+contains "$tmp/err" "nested deeper than 64 levels" "replay names the nesting"
+expect_exit 2 "replay a directory" -- "$lcfr" replay "$tmp"
+contains "$tmp/err" "is a directory, not a game record" "replay names the directory"
 
 # info
 expect_exit 0 "info json" -- "$lcfr" info --json

@@ -90,5 +90,17 @@ TEST_CASE("agent protocol: actions by name", "[agent]") {
   CHECK(ActionToProtocol(game, s, 15) == R"({"discard":"R9"})");
 }
 
+TEST_CASE("agent protocol: deep nesting is an error, not a crash", "[agent]") {
+  Rng rng(1);
+  const std::string line =
+      "{\"x\":" + std::string(150000, '[') + std::string(150000, ']') + ",\"decision\":\"card\"}";
+  const absl::StatusOr<Observation> obs = ParseObservation(line, rng);
+  REQUIRE(!obs.ok());
+  CHECK(std::string(obs.status().message()).find("nested deeper") != std::string::npos);
+  const LostCities game;
+  const State state = game.Deal(rng);
+  CHECK(!ActionFromProtocol(game, state, "{\"play\":" + std::string(100, '[') + "}").ok());
+}
+
 }  // namespace
 }  // namespace lcfr::engine

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/bots.h"
+#include "engine/json_bounds.h"
 
 namespace lcfr::engine {
 namespace {
@@ -116,6 +117,30 @@ TEST_CASE("records: an unfinished record replays with end = unfinished", "[recor
   const absl::StatusOr<std::string> log = ReplayLog(record);
   REQUIRE(log.ok());
   CHECK(log->find("\"end\":\"unfinished\"") != std::string::npos);
+}
+
+TEST_CASE("json bounds: deep nesting and long text are refused before parsing", "[record]") {
+  auto nested = [](int depth, std::string_view inner) {
+    return std::string(static_cast<size_t>(depth), '[') + std::string(inner) +
+           std::string(static_cast<size_t>(depth), ']');
+  };
+  CHECK(CheckJsonBounds(nested(kMaxJsonDepth, "1")).ok());
+  const absl::Status deep = CheckJsonBounds(nested(kMaxJsonDepth + 1, "1"));
+  CHECK(deep.code() == absl::StatusCode::kInvalidArgument);
+  CHECK(std::string(deep.message()).find("nested deeper than 64 levels (at byte 64)") !=
+        std::string::npos);
+  // Brackets inside strings, escaped quotes included, do not count.
+  CHECK(CheckJsonBounds("[\"" + std::string(1000, '[') + "\\\"\"]").ok());
+  CHECK(!CheckJsonBounds("{\"a\":\"\\\"\"," + nested(100, "") + "}").ok());
+  CHECK(!CheckJsonBounds(std::string(101, ' '), 100).ok());
+  CHECK(CheckJsonBounds(std::string(100, ' '), 100).ok());
+
+  // The reported crash: deep nesting followed by another key (a recursive copy overflowed the
+  // stack). Now an error naming the nesting.
+  const std::string record = "{\"deck\":" + nested(150000, "") + ",\"actions\":[]}";
+  const absl::StatusOr<GameRecord> parsed = ParseRecord(record);
+  REQUIRE(!parsed.ok());
+  CHECK(std::string(parsed.status().message()).find("nested deeper") != std::string::npos);
 }
 
 }  // namespace

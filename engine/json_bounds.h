@@ -1,0 +1,26 @@
+// Limits on JSON that comes from outside the program (agent-protocol lines, game records,
+// state.json, metrics lines), checked before a parser sees the text. nlohmann::json copies and
+// destroys nested values recursively, so a line of 150,000 '[' overflows the stack; a cheap scan
+// refuses such text with a message instead.
+#ifndef LCFR_ENGINE_JSON_BOUNDS_H_
+#define LCFR_ENGINE_JSON_BOUNDS_H_
+
+#include <cstddef>
+#include <string_view>
+
+#include "absl/status/status.h"
+
+namespace lcfr {
+
+// Deeper than any document this program reads or writes (a game record nests 3 levels).
+inline constexpr int kMaxJsonDepth = 64;
+// The default size limit: a game record or a metrics line is a few kilobytes.
+inline constexpr size_t kMaxJsonBytes = size_t{16} << 20;
+
+// InvalidArgument when `text` is longer than `max_bytes` or nests arrays and objects deeper than
+// kMaxJsonDepth (brackets inside strings do not count); the message gives the byte offset.
+absl::Status CheckJsonBounds(std::string_view text, size_t max_bytes = kMaxJsonBytes);
+
+}  // namespace lcfr
+
+#endif  // LCFR_ENGINE_JSON_BOUNDS_H_
