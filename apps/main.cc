@@ -1,6 +1,10 @@
 // lcfr: the command-line front end of the Lost Cities Deep CFR engine.
+#include <unistd.h>
+
 #include <cstdio>
+#include <exception>
 #include <map>
+#include <new>
 #include <string>
 
 #include "CLI/CLI.hpp"
@@ -40,6 +44,41 @@ void PrintError(const std::string& command, const std::string& message) {
   fmt::print(stderr, "lcfr {}: {}\n", command, message);
 }
 
+namespace {
+
+// The first line of an exception's message: libtorch's c10::Error appends a backtrace.
+std::string FirstLine(const char* what) {
+  std::string text = what != nullptr ? what : "";
+  const size_t end = text.find('\n');
+  if (end != std::string::npos) text.resize(end);
+  return text.empty() ? "unknown error" : text;
+}
+
+// The message for an exception that reached the top of `lcfr` (or of one of its threads).
+std::string Describe(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::bad_alloc&) {
+    return "cannot allocate memory (std::bad_alloc); try smaller sizes or fewer workers";
+  } catch (const std::exception& e) {
+    return FirstLine(e.what());
+  } catch (...) {
+    return "an unknown exception";
+  }
+}
+
+// The last boundary: an exception that escapes a thread's own handler ends the process with
+// one line and exit 1 instead of an abort and a core dump.
+[[noreturn]] void OnTerminate() {
+  std::exception_ptr error = std::current_exception();
+  const std::string message =
+      error ? "lcfr: fatal: " + Describe(error) + "\n" : "lcfr: fatal: std::terminate\n";
+  (void)!::write(STDERR_FILENO, message.data(), message.size());
+  ::_exit(kExitFailure);
+}
+
+}  // namespace
+
 }  // namespace lcfr::apps
 
 int main(int argc, char** argv) {
@@ -63,6 +102,21 @@ int main(int argc, char** argv) {
   add(&AddEvalCommand);
   add(&AddPlotCommand);
   add(&AddPlayCommand);
+  std::set_terminate(&OnTerminate);
+  // CLI11 says only "A subcommand is required" for an unknown first word.
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    std::string names;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      known |= sub->get_name() == argv[1];
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      fmt::print(stderr, "lcfr: unknown command '{}' (commands: {}; see lcfr --help)\n", argv[1],
+                 names);
+      return kExitBadInput;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -70,7 +124,13 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitBadInput;
   }
   for (auto& [sub, fn] : commands) {
-    if (sub->parsed()) return fn();
+    if (!sub->parsed()) continue;
+    try {
+      return fn();
+    } catch (...) {
+      PrintError(sub->get_name(), Describe(std::current_exception()));
+      return kExitFailure;
+    }
   }
   return kExitBadInput;
 }

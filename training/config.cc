@@ -1,8 +1,10 @@
 #include "training/config.h"
 
+#include <sys/stat.h>
 #include <yaml-cpp/yaml.h>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <variant>
 
@@ -336,6 +338,14 @@ absl::StatusOr<TrainConfig> ParseTree(const YAML::Node& root, const std::string&
     return absl::InvalidArgumentError(lcfr::StrCat(source, ": expected a map of sections"));
   }
   const std::vector<std::string> sections = Sections();
+  // YAML maps keep duplicate keys; the last would win silently. Each name's first line.
+  std::map<std::string, std::string> seen;
+  auto duplicate = [&](const std::string& name, const YAML::Node& node) -> absl::Status {
+    const auto [it, inserted] = seen.emplace(name, Where(source, node));
+    if (inserted) return absl::OkStatus();
+    return absl::InvalidArgumentError(lcfr::StrCat(Where(source, node), ": '", name,
+                                                   "' appears twice (first at ", it->second, ")"));
+  };
   for (const auto& entry : root) {
     if (!entry.first.IsScalar()) {
       return absl::InvalidArgumentError(
@@ -347,6 +357,7 @@ absl::StatusOr<TrainConfig> ParseTree(const YAML::Node& root, const std::string&
                                                      ": unknown section '", section,
                                                      "' (sections: ", Join(sections), ")"));
     }
+    if (absl::Status s = duplicate(section, entry.first); !s.ok()) return s;
     if (entry.second.IsNull()) continue;
     if (!entry.second.IsMap()) {
       return absl::InvalidArgumentError(
@@ -363,6 +374,9 @@ absl::StatusOr<TrainConfig> ParseTree(const YAML::Node& root, const std::string&
         return absl::InvalidArgumentError(lcfr::StrCat(Where(source, item.first), ": unknown key '",
                                                        section, ".", key, "' (keys of ", section,
                                                        ": ", Join(KeysOf(section)), ")"));
+      }
+      if (absl::Status s = duplicate(lcfr::StrCat(section, ".", key), item.first); !s.ok()) {
+        return s;
       }
       if (absl::Status s = row->set(config, item.second, Where(source, item.second)); !s.ok()) {
         return s;
@@ -403,10 +417,15 @@ absl::StatusOr<TrainConfig> ParseConfig(const std::string& yaml, const std::stri
 }
 
 absl::StatusOr<TrainConfig> LoadConfigFile(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    return absl::InvalidArgumentError(lcfr::StrCat(path, ": is a directory, not a config file"));
+  }
   std::ifstream in(path);
   if (!in) return absl::NotFoundError(lcfr::StrCat(path, ": cannot open the config file"));
   std::stringstream text;
   text << in.rdbuf();
+  if (in.bad()) return absl::InvalidArgumentError(lcfr::StrCat(path, ": cannot read"));
   return ParseConfig(text.str(), path);
 }
 

@@ -123,6 +123,16 @@ contains "$tmp/err" "unknown key 'traversal.widht'" "train names the unknown key
 printf 'traversal:\n  workers: 0\n' >"$tmp/bad.yaml"
 expect_exit 2 "train bad value" -- "$lcfr" train --config "$tmp/bad.yaml" --run-dir "$tmp/y"
 contains "$tmp/err" "bad.yaml:2: traversal.workers: 0 is out of range" "train names file, line and key"
+expect_exit 2 "train --config a directory" -- "$lcfr" train --config "$tmp" --run-dir "$tmp/x"
+contains "$tmp/err" "is a directory, not a config file" "train refuses a directory as config"
+printf 'run:\n  iterations: 3\nrun:\n  seed: 4\n' >"$tmp/dup.yaml"
+expect_exit 2 "train duplicate section" -- "$lcfr" train --config "$tmp/dup.yaml" --run-dir "$tmp/x"
+contains "$tmp/err" "dup.yaml:3: 'run' appears twice" "train names the duplicate section"
+printf '[run, x]: 3\n' >"$tmp/nonscalar.yaml"
+expect_exit 2 "train non-scalar key" -- "$lcfr" train --config "$tmp/nonscalar.yaml" --run-dir "$tmp/x"
+contains "$tmp/err" "a section name must be a plain word" "train names the non-scalar key"
+expect_exit 2 "unknown command" -- "$lcfr" bogus
+contains "$tmp/err" "unknown command 'bogus'" "lcfr names the unknown command"
 if [[ ! -e "$tmp/x" && ! -e "$tmp/y" ]]; then pass; else fail "a rejected config left a run directory"; fi
 expect_exit 0 "train resume (nothing left to do)" -- "$lcfr" train --resume "$run" --quiet
 cp -r "$run" "$tmp/badstate"

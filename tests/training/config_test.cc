@@ -78,6 +78,24 @@ TEST_CASE("Config: unknown keys and bad values are errors naming them", "[config
   auto inner = ParseConfig("run:\n  [a]: 3\n", "x.yaml");
   REQUIRE(!inner.ok());
   CHECK_THAT(std::string(inner.status().message()), Catch::Contains("run: a key must be"));
+  // Duplicates are errors naming both lines (YAML maps keep them; the last used to win).
+  auto twice = ParseConfig("run:\n  iterations: 3\nrun:\n  seed: 4\n", "x.yaml");
+  REQUIRE(!twice.ok());
+  CHECK_THAT(std::string(twice.status().message()),
+             Catch::Contains("x.yaml:3: 'run' appears twice (first at x.yaml:1)"));
+  auto key_twice = ParseConfig("run:\n  iterations: 3\n  seed: 2\n  iterations: 4\n", "x.yaml");
+  REQUIRE(!key_twice.ok());
+  CHECK_THAT(std::string(key_twice.status().message()),
+             Catch::Contains("x.yaml:4: 'run.iterations' appears twice (first at x.yaml:2)"));
+  auto opponents = ParseConfig("evaluation:\n  opponents: [{a: 1}]\n", "x.yaml");
+  REQUIRE(!opponents.ok());
+  CHECK_THAT(std::string(opponents.status().message()),
+             Catch::Contains("x.yaml:2: evaluation.opponents: expected a list of strings"));
+  // A directory is not a config (it used to read as an empty file: the default config).
+  auto directory = LoadConfigFile(".");
+  REQUIRE(!directory.ok());
+  CHECK_THAT(std::string(directory.status().message()),
+             Catch::Contains(".: is a directory, not a config file"));
 }
 
 TEST_CASE("Config: every field belongs to one component table, enums parse through their names",
