@@ -9,6 +9,7 @@
 
 #include "CLI/CLI.hpp"
 #include "apps/commands.h"
+#include "engine/error_text.h"
 #include "engine/strings.h"
 #include "fmt/core.h"
 
@@ -46,14 +47,6 @@ void PrintError(const std::string& command, const std::string& message) {
 
 namespace {
 
-// The first line of an exception's message: libtorch's c10::Error appends a backtrace.
-std::string FirstLine(const char* what) {
-  std::string text = what != nullptr ? what : "";
-  const size_t end = text.find('\n');
-  if (end != std::string::npos) text.resize(end);
-  return text.empty() ? "unknown error" : text;
-}
-
 // The message for an exception that reached the top of `lcfr` (or of one of its threads).
 std::string Describe(std::exception_ptr error) {
   try {
@@ -61,7 +54,7 @@ std::string Describe(std::exception_ptr error) {
   } catch (const std::bad_alloc&) {
     return "cannot allocate memory (std::bad_alloc); try smaller sizes or fewer workers";
   } catch (const std::exception& e) {
-    return FirstLine(e.what());
+    return lcfr::ErrorText(e);
   } catch (...) {
     return "an unknown exception";
   }

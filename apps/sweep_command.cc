@@ -9,6 +9,7 @@
 #include "apps/commands.h"
 #include "apps/gnuplot.h"
 #include "engine/atomic_file.h"
+#include "engine/error_text.h"
 #include "engine/lost_cities.h"
 #include "engine/strings.h"
 #include "fmt/core.h"
@@ -147,7 +148,14 @@ int RunSweep(const SweepOptions& opts) {
     PrintError("sweep", std::string(s.message()));
     return kExitBadInput;
   }
-  const auto store = inference::CreateRandomModelStore(shape, opts.seed);
+  std::shared_ptr<inference::ModelStore> store;
+  try {
+    store = inference::CreateRandomModelStore(shape, opts.seed);
+  } catch (const std::exception& e) {
+    PrintError("sweep", StrCat("cannot allocate the network (--hidden ", opts.hidden, ", --layers ",
+                               opts.layers, "): ", ErrorText(e)));
+    return kExitFailure;
+  }
   fmt::print(stderr, "sweep: {} on {} ({} precision), {} worker(s), hybrid depth {}\n",
              shape.ToString(), opts.device, opts.precision, opts.workers, opts.hybrid_depth);
 
@@ -176,8 +184,15 @@ int RunSweep(const SweepOptions& opts) {
       PrintError("sweep", std::string(evaluators.status().message()));
       return kExitFailure;
     }
-    traversal::TraversalRunner<engine::LostCities> runner(game, config,
-                                                          training::HandOut(*evaluators));
+    std::unique_ptr<traversal::TraversalRunner<engine::LostCities>> built;
+    try {
+      built = std::make_unique<traversal::TraversalRunner<engine::LostCities>>(
+          game, config, training::HandOut(*evaluators));
+    } catch (const std::exception& e) {
+      PrintError("sweep", StrCat("width ", width, ": ", ErrorText(e)));
+      return kExitFailure;
+    }
+    traversal::TraversalRunner<engine::LostCities>& runner = *built;
     // Enough traversals to keep every fiber busy: at least two rounds of the width.
     const int64_t count =
         recursive
@@ -188,7 +203,7 @@ int RunSweep(const SweepOptions& opts) {
     try {
       runner.Run(1, 0, count, sink);
     } catch (const std::exception& e) {
-      PrintError("sweep", StrCat("width ", width, ": ", e.what()));
+      PrintError("sweep", StrCat("width ", width, ": ", ErrorText(e)));
       return kExitFailure;
     }
     Row row;

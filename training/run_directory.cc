@@ -1,6 +1,11 @@
 #include "training/run_directory.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 #include <vector>
 
@@ -15,6 +20,11 @@ namespace {
 
 constexpr std::string_view kPrefix = "iter_";
 constexpr std::string_view kStaging = ".tmp";
+
+bool HasStagingSuffix(std::string_view name) {
+  return name.size() > kStaging.size() &&
+         name.compare(name.size() - kStaging.size(), kStaging.size(), kStaging) == 0;
+}
 
 }  // namespace
 
@@ -52,11 +62,63 @@ std::string RunDirectory::ShardPath(const std::string& dir, std::string_view mem
 }
 
 absl::Status RunDirectory::Create(bool resume) const {
-  if (absl::Status s = MakeDirectories(CheckpointsPath()); !s.ok()) return s;
-  if (!resume && PathExists(CheckpointsPath() + "/LATEST")) {
-    return absl::FailedPreconditionError(
-        StreamCat(root_, " already holds a run; use --resume ", root_, " or another --run-dir"));
+  if (!resume && PathExists(root_)) {
+    if (PathExists(CheckpointsPath() + "/LATEST")) {
+      return absl::FailedPreconditionError(
+          StreamCat(root_, " already holds a run; use --resume ", root_, " or another --run-dir"));
+    }
+    absl::StatusOr<std::vector<std::string>> names = ListDirectory(root_);
+    if (!names.ok()) {
+      return absl::FailedPreconditionError(
+          StreamCat(root_, " exists and is not a directory; choose another --run-dir"));
+    }
+    // Empty, or what a fresh run writes before its first checkpoint (a run killed then): config,
+    // an empty metrics.jsonl, checkpoints/ with nothing but staging directories. Anything else
+    // may be the user's.
+    bool ours = true;
+    for (const std::string& name : *names) {
+      if (name == "config.yaml") continue;
+      if (name == "metrics.jsonl") {
+        const absl::StatusOr<std::string> metrics = ReadFileToString(MetricsPath());
+        ours &= metrics.ok() && metrics->empty();
+        continue;
+      }
+      if (name == "checkpoints") {
+        const absl::StatusOr<std::vector<std::string>> checkpoints =
+            ListDirectory(CheckpointsPath());
+        ours &= checkpoints.ok();
+        if (checkpoints.ok()) {
+          for (const std::string& c : *checkpoints) {
+            ours &= HasStagingSuffix(c) &&
+                    IterationOf(std::string_view(c).substr(0, c.size() - kStaging.size())) >= 0;
+          }
+        }
+        continue;
+      }
+      ours = false;
+    }
+    // A never-started run always has checkpoints/ (made first, below).
+    ours &=
+        names->empty() || std::find(names->begin(), names->end(), "checkpoints") != names->end();
+    if (!ours) {
+      return absl::FailedPreconditionError(
+          StreamCat(root_,
+                    " is not empty and holds no run of lcfr (no checkpoints/LATEST); choose a new "
+                    "--run-dir, or --resume a run directory"));
+    }
+    if (absl::Status s = RemoveUnstarted(); !s.ok()) return s;
   }
+  return MakeDirectories(CheckpointsPath());
+}
+
+absl::Status RunDirectory::RemoveUnstarted() const {
+  for (const std::string& path : {ConfigPath(), MetricsPath(), SummaryPath()}) {
+    if (std::remove(path.c_str()) != 0 && errno != ENOENT) {
+      return absl::InternalError(StreamCat("cannot remove ", path, ": ", std::strerror(errno)));
+    }
+  }
+  if (absl::Status s = RemoveTree(CheckpointsPath()); !s.ok()) return s;
+  (void)rmdir(root_.c_str());  // fails, harmlessly, when something else is (or was) there
   return absl::OkStatus();
 }
 
@@ -102,9 +164,7 @@ absl::Status RunDirectory::Retain(int keep_every) const {
   for (const std::string& name : *names) {
     if (name == *latest) continue;
     const std::string path = CheckpointsPath() + "/" + name;
-    const bool staging =
-        name.size() > kStaging.size() &&
-        name.compare(name.size() - kStaging.size(), kStaging.size(), kStaging) == 0;
+    const bool staging = HasStagingSuffix(name);
     const int t = IterationOf(staging ? name.substr(0, name.size() - kStaging.size()) : name);
     if (t < 0) continue;  // not ours
     if (staging || keep_every == 0 || t % keep_every != 0) {

@@ -65,7 +65,12 @@ class RunDirectory {
 
   // Creates the directory and checkpoints/. A fresh run (resume false) refuses a directory that
   // already holds a run (FailedPrecondition, naming --resume).
+  // A fresh run also refuses a directory that is not empty and is not a run that never reached
+  // its first checkpoint (the user's files are never overwritten), and starts such a run over.
   absl::Status Create(bool resume) const;
+  // Removes what a fresh run wrote before its first checkpoint (config.yaml, metrics.jsonl,
+  // summary.json, checkpoints/), then the directory itself if it is empty.
+  absl::Status RemoveUnstarted() const;
   // The checkpoint LATEST names (NotFound when there is none).
   absl::StatusOr<std::string> Latest() const;
   // Empties checkpoints/iter_N.tmp for the trainer to write into.

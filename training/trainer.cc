@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "engine/atomic_file.h"
+#include "engine/error_text.h"
 #include "engine/exact.h"
 #include "engine/files.h"
 #include "engine/kuhn.h"
@@ -122,7 +123,46 @@ class Trainer {
     if (value_) add_shard(kind_name(SampleKind::kValue), value_.get());
   }
 
+  // Runs the training; a fresh run that fails before its first checkpoint (an error or an
+  // exception) leaves no run directory behind: there is nothing in it to resume.
   absl::Status Run() {
+    absl::Status status;
+    try {
+      status = RunSteps();
+    } catch (...) {
+      ForgetUnstartedRun();
+      throw;
+    }
+    if (!status.ok()) ForgetUnstartedRun();
+    return status;
+  }
+
+ private:
+  void ForgetUnstartedRun() {
+    if (rank_ == 0 && created_directory_ && !published_) (void)dir_.RemoveUnstarted();
+  }
+
+  // The networks of a fresh run, on their device; an allocation failure is an error naming the
+  // sizes instead of an exception with libtorch's backtrace.
+  absl::Status AllocateNetworks() {
+    try {
+      nets_ = inference::NetworkSet::Create(shape_, engine::DeriveSeed({Seed(), 0, kInit}));
+      ToDevice();
+    } catch (const std::exception& e) {
+      return absl::ResourceExhaustedError(StreamCat(
+          "cannot allocate the networks (network.hidden_width = ", config_.network.hidden_width,
+          ", network.hidden_layers = ", config_.network.hidden_layers, "): ", ErrorText(e)));
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status RunSteps() {
+    if (!options_.resume) {
+      // Everything large is allocated before the run directory exists.
+      if (absl::Status s = Agree(AllocateNetworks(), "allocating the networks"); !s.ok()) return s;
+      store_ = std::make_shared<inference::ModelStore>(nets_);
+      if (absl::Status s = Agree(BuildRunner(), "building the evaluators"); !s.ok()) return s;
+    }
     // Rank 0 owns the run directory; every rank reads the checkpoint it resumes from (the run
     // directory must be shared between machines, docs/distributed.md).
     absl::Status setup = absl::OkStatus();
@@ -144,9 +184,10 @@ class Trainer {
         }
       }
       if (absl::Status s = Agree(truncated, "truncating metrics.jsonl"); !s.ok()) return s;
+      store_ = std::make_shared<inference::ModelStore>(nets_);
+      if (absl::Status s = Agree(BuildRunner(), "building the evaluators"); !s.ok()) return s;
     } else {
-      nets_ = inference::NetworkSet::Create(shape_, engine::DeriveSeed({Seed(), 0, kInit}));
-      ToDevice();
+      created_directory_ = true;
       absl::Status written = absl::OkStatus();
       if (rank_ == 0) {
         written = WriteFileAtomically(dir_.ConfigPath(), DumpConfig(config_));
@@ -154,8 +195,6 @@ class Trainer {
       }
       if (absl::Status s = Agree(written, "writing the run directory"); !s.ok()) return s;
     }
-    store_ = std::make_shared<inference::ModelStore>(nets_);
-    if (absl::Status s = Agree(BuildRunner(), "building the evaluators"); !s.ok()) return s;
 
     std::ofstream metrics;
     if (rank_ == 0) metrics.open(dir_.MetricsPath(), std::ios::app);
@@ -199,7 +238,6 @@ class Trainer {
     return WriteFileAtomically(dir_.SummaryPath(), summary.dump(2) + "\n");
   }
 
- private:
   uint64_t Seed() const { return static_cast<uint64_t>(config_.run.seed); }
 
   // Every rank learns whether every rank's `status` is OK; a rank whose own step succeeded
@@ -234,9 +272,15 @@ class Trainer {
     runner.cfr = config_.traversal.cfr;
     inference_ = config_.inference;
     inference_.device = devices_.inference;
-    absl::StatusOr<Evaluators> evaluators = MakeEvaluators(store_, inference_, runner.workers);
-    if (!evaluators.ok()) return evaluators.status();
-    runner_ = std::make_unique<traversal::TraversalRunner<G>>(game_, runner, HandOut(*evaluators));
+    try {
+      absl::StatusOr<Evaluators> evaluators = MakeEvaluators(store_, inference_, runner.workers);
+      if (!evaluators.ok()) return evaluators.status();
+      runner_ =
+          std::make_unique<traversal::TraversalRunner<G>>(game_, runner, HandOut(*evaluators));
+    } catch (const std::exception& e) {
+      return absl::ResourceExhaustedError(
+          StreamCat("cannot build the traversal workers: ", ErrorText(e)));
+    }
     return absl::OkStatus();
   }
 
@@ -449,6 +493,7 @@ class Trainer {
     absl::Status published = absl::OkStatus();
     if (rank_ == 0) published = dir_.Publish(t, config_.run.keep_every);
     if (absl::Status s = Agree(published, "publishing the checkpoint"); !s.ok()) return s;
+    published_ = true;
     // Published: the next checkpoint writes what changes from here.
     for (Shard& shard : shards_) shard.chain.Commit(*shard.memory);
     previous_checkpoint_ = dir_.CheckpointPath(t);
@@ -547,6 +592,8 @@ class Trainer {
   const int world_;
   Learner learner_;
   bool strategy_trained_ = false;
+  bool created_directory_ = false;  // a fresh run made its directory (RemoveUnstarted)
+  bool published_ = false;          // a checkpoint of this invocation is published
   const bool tty_ = isatty(fileno(stderr)) != 0;
 };
 
@@ -588,8 +635,10 @@ absl::Status Train(const TrainOptions& options) {
     });
   } catch (const DistributedError& e) {
     return absl::AbortedError(StreamCat("training stopped: ", e.what()));
+  } catch (const std::bad_alloc& e) {
+    return absl::ResourceExhaustedError(StreamCat("training failed: ", ErrorText(e)));
   } catch (const std::exception& e) {
-    return absl::InternalError(StreamCat("training failed: ", e.what()));
+    return absl::InternalError(StreamCat("training failed: ", ErrorText(e)));
   }
 }
 

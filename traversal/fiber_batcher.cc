@@ -169,9 +169,22 @@ FiberBatcher::FiberBatcher(const BatcherConfig& config, Evaluator* evaluator)
       flush_size_(config.flush_size > 0 ? config.flush_size : config.width) {
   LCFR_CHECK_GE(config.width, 1);
   LCFR_CHECK(evaluator != nullptr);
+  try {
+    AllocateSlots();
+  } catch (...) {
+    ReleaseSlots();  // the stacks allocated before the failure (std::bad_alloc)
+    throw;
+  }
+  pending_.reserve(flush_size_);
+  pending_slots_.reserve(flush_size_);
+}
+
+void FiberBatcher::AllocateSlots() {
   const size_t page = ctx::stack_traits::page_size();
-  for (int s = 0; s < config.width; ++s) {
+  slots_.reserve(static_cast<size_t>(config_.width));
+  for (int s = 0; s < config_.width; ++s) {
     auto slot = std::make_unique<Slot>();
+    const BatcherConfig& config = config_;
     if (config.guard_stacks) {
       slot->stack = ctx::protected_fixedsize_stack(config.stack_bytes).allocate();
       slot->usable_size = slot->stack.size - page;  // the guard page is the lowest one
@@ -187,12 +200,14 @@ FiberBatcher::FiberBatcher(const BatcherConfig& config, Evaluator* evaluator)
     slot->tsan_fiber = TsanCreateFiber();
     slots_.push_back(std::move(slot));
   }
-  pending_.reserve(flush_size_);
-  pending_slots_.reserve(flush_size_);
 }
 
 FiberBatcher::~FiberBatcher() {
   Cancel();
+  ReleaseSlots();
+}
+
+void FiberBatcher::ReleaseSlots() {
   for (auto& slot : slots_) {
     if (slot->tsan_fiber != nullptr) TsanDestroyFiber(slot->tsan_fiber);
     Unpoison(slot->usable_bottom, slot->usable_size);
@@ -202,6 +217,7 @@ FiberBatcher::~FiberBatcher() {
       ctx::fixedsize_stack(config_.stack_bytes).deallocate(slot->stack);
     }
   }
+  slots_.clear();
 }
 
 void FiberBatcher::Start(int64_t count, Task task) {

@@ -139,6 +139,8 @@ class FiberBatcher {
   BatcherConfig config_;
   Evaluator* evaluator_;
   int flush_size_;
+  void AllocateSlots();  // the slots and their stacks; std::bad_alloc when memory runs out
+  void ReleaseSlots();   // their stacks (and TSan fibers)
   std::vector<std::unique_ptr<Slot>> slots_;
   Task task_;
   int64_t count_ = 0;

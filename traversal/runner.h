@@ -17,14 +17,19 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "engine/check.h"
+#include "engine/error_text.h"
 #include "engine/fields.h"
 #include "engine/game.h"
 #include "engine/rng.h"
+#include "engine/stream_cat.h"
 #include "traversal/cfr.h"
 #include "traversal/cycle_clock.h"
 #include "traversal/evaluator.h"
@@ -83,20 +88,20 @@ class TraversalRunner {
     batcher.stack_bytes =
         config.stack_bytes > 0 ? config.stack_bytes : StackBytesForDepth(game.MaxDecisions());
     batcher.guard_stacks = config.guard_stacks;
-    for (int w = 0; w < config.workers; ++w) {
-      auto worker = std::make_unique<Worker>();
-      worker->evaluator = factory(w);
-      LCFR_CHECK(worker->evaluator != nullptr);
-      if (config.scheduling == Scheduling::kDirect) {
-        worker->scheduler = std::make_unique<DirectScheduler>(worker->evaluator.get());
-      } else {
-        worker->scheduler = std::make_unique<FiberScheduler>(batcher, worker->evaluator.get());
-      }
-      for (int s = 0; s < worker->scheduler->slots(); ++s) {
-        worker->features.emplace_back(game.EncodingSize());
-        worker->slots.push_back(NewBlock());
-      }
-      workers_.push_back(std::move(worker));
+    try {
+      AddWorkers(game, config, batcher, factory);
+    } catch (const std::bad_alloc&) {
+      const bool fibers = config.scheduling != Scheduling::kDirect;
+      const double mib = fibers ? static_cast<double>(batcher.stack_bytes) * config.workers *
+                                      config.worker_chunk_size / (1 << 20)
+                                : 0.0;
+      throw std::runtime_error(StreamCat(
+          "cannot allocate ", config.workers, " traversal worker(s)",
+          fibers
+              ? StreamCat(" x ", config.worker_chunk_size, " fibers (", batcher.stack_bytes / 1024,
+                          " KiB stacks, ", static_cast<int64_t>(mib), " MiB in all)")
+              : std::string(),
+          ": out of memory; lower traversal.workers or traversal.worker_chunk_size"));
     }
   }
 
@@ -121,14 +126,26 @@ class TraversalRunner {
       const int64_t end = first + count * (w + 1) / num_workers;
       RunWorker(w, iteration, traverser, begin, end - begin, sink);
     };
+    std::exception_ptr error;
     if (num_workers == 1) {
       body(0);
     } else {
+      // A thread that cannot start (std::system_error: the process's thread or memory limit)
+      // stops the run: the started ones finish their shares, then the error is thrown.
       std::vector<std::thread> threads;
-      for (int w = 0; w < num_workers; ++w) threads.emplace_back(body, w);
+      threads.reserve(static_cast<size_t>(num_workers));
+      for (int w = 0; w < num_workers; ++w) {
+        try {
+          threads.push_back(start_thread_([&body, w] { body(w); }));
+        } catch (const std::exception& e) {
+          error = std::make_exception_ptr(std::runtime_error(
+              StreamCat("cannot start traversal thread ", w + 1, " of ", num_workers, ": ",
+                        ErrorText(e), "; lower traversal.workers")));
+          break;
+        }
+      }
       for (std::thread& t : threads) t.join();
     }
-    std::exception_ptr error;
     for (auto& worker : workers_) {
       if (worker->error && !error) error = worker->error;
       worker->error = nullptr;
@@ -140,6 +157,9 @@ class TraversalRunner {
   }
 
   const RunnerConfig& config() const { return config_; }
+  // How worker threads start (std::thread by default); tests replace it to make a start fail.
+  using ThreadStarter = std::function<std::thread(std::function<void()>)>;
+  void set_thread_starter(ThreadStarter start) { start_thread_ = std::move(start); }
   int num_workers() const { return static_cast<int>(workers_.size()); }
   // Cumulative statistics of one worker since construction or ResetStats.
   const WorkerStats& worker_stats(int w) const { return workers_[w]->scheduler->stats(); }
@@ -155,6 +175,26 @@ class TraversalRunner {
   }
 
  private:
+  // Builds each worker's evaluator, scheduler (and its fiber stacks) and sample buffers.
+  void AddWorkers(const G& game, const RunnerConfig& config, const BatcherConfig& batcher,
+                  const EvaluatorFactory& factory) {
+    for (int w = 0; w < config.workers; ++w) {
+      auto worker = std::make_unique<Worker>();
+      worker->evaluator = factory(w);
+      LCFR_CHECK(worker->evaluator != nullptr);
+      if (config.scheduling == Scheduling::kDirect) {
+        worker->scheduler = std::make_unique<DirectScheduler>(worker->evaluator.get());
+      } else {
+        worker->scheduler = std::make_unique<FiberScheduler>(batcher, worker->evaluator.get());
+      }
+      for (int s = 0; s < worker->scheduler->slots(); ++s) {
+        worker->features.emplace_back(game.EncodingSize());
+        worker->slots.push_back(NewBlock());
+      }
+      workers_.push_back(std::move(worker));
+    }
+  }
+
   // The samples of one traversal: a fiber slot's buffers while it runs, parked if it
   // finishes before an earlier traversal of its worker.
   using Block = SampleSet;
@@ -231,6 +271,7 @@ class TraversalRunner {
   const G& game_;
   RunnerConfig config_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  ThreadStarter start_thread_ = [](std::function<void()> fn) { return std::thread(std::move(fn)); };
 };
 
 }  // namespace lcfr::traversal

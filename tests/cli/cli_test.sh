@@ -134,6 +134,28 @@ contains "$tmp/err" "a section name must be a plain word" "train names the non-s
 expect_exit 2 "unknown command" -- "$lcfr" bogus
 contains "$tmp/err" "unknown command 'bogus'" "lcfr names the unknown command"
 if [[ ! -e "$tmp/x" && ! -e "$tmp/y" ]]; then pass; else fail "a rejected config left a run directory"; fi
+# A non-empty directory that is not a run is refused, untouched (item 9); a run killed before
+# its first checkpoint is no run yet: a fresh train starts it over.
+mkdir -p "$tmp/userdir" && echo '{"mine": 1}' >"$tmp/userdir/metrics.jsonl"
+expect_exit 2 "train into a user's directory" -- "$lcfr" train --config "$src/configs/smoke.yaml" --run-dir "$tmp/userdir" --quiet
+contains "$tmp/err" "is not empty and holds no run of lcfr" "train refuses a user's directory"
+if [[ $(cat "$tmp/userdir/metrics.jsonl") == '{"mine": 1}' && ! -e "$tmp/userdir/config.yaml" ]]; then pass; else fail "train touched a user's directory"; fi
+LCFR_TEST_FAULT="exit:0:1:start" expect_exit 3 "train killed before its first checkpoint" -- "$lcfr" train \
+  --config "$src/configs/smoke.yaml" --run-dir "$tmp/unstarted" --quiet
+expect_exit 0 "train over a run that never reached a checkpoint" -- "$lcfr" train --config "$src/configs/smoke.yaml" --set run.iterations=1 --run-dir "$tmp/unstarted" --quiet
+# Sizes in range but too big for the machine: one line, exit 1, no run directory (item 7).
+(ulimit -v 4000000; "$lcfr" train --set network.hidden_width=65536 --set network.hidden_layers=16 \
+  --run-dir "$tmp/toobig" --quiet >"$tmp/out" 2>"$tmp/err")
+code=$?
+if [[ $code -eq 1 && $(wc -l <"$tmp/err") -eq 1 ]]; then pass; else fail "train too big: exit $code, $(head -c 400 "$tmp/err")"; fi
+contains "$tmp/err" "cannot allocate the networks (network.hidden_width = 65536" "train names what it cannot allocate"
+if [[ ! -e "$tmp/toobig" ]]; then pass; else fail "a run that never started left its directory"; fi
+(ulimit -v 4000000; "$lcfr" sweep --widths 1 --traversals 2 --no-recursive --hidden 65536 --layers 64 >"$tmp/out" 2>"$tmp/err")
+code=$?
+if [[ $code -eq 1 ]] && grep -q "cannot allocate the network (--hidden 65536" "$tmp/err" && ! grep -q "frame #" "$tmp/err"; then pass; else fail "sweep too big: exit $code, $(head -c 400 "$tmp/err")"; fi
+(ulimit -v 8000000; "$lcfr" sweep --widths 65536 --workers 64 --traversals 2 --no-recursive >"$tmp/out" 2>"$tmp/err")
+code=$?
+if [[ $code -eq 1 ]] && grep -q "cannot allocate 64 traversal worker(s) x 65536 fibers" "$tmp/err"; then pass; else fail "sweep too many fibers: exit $code, $(head -c 400 "$tmp/err")"; fi
 expect_exit 0 "train resume (nothing left to do)" -- "$lcfr" train --resume "$run" --quiet
 cp -r "$run" "$tmp/badstate"
 latest="$tmp/badstate/checkpoints/$(cat "$tmp/badstate/checkpoints/LATEST")"

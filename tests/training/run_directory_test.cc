@@ -123,6 +123,44 @@ TEST_CASE("RunDirectory: a path with shell syntax is only a name", "[run_directo
   CHECK(!PathExists(base));
 }
 
+TEST_CASE(
+    "RunDirectory: a fresh run refuses a directory that is not a run, and starts over one "
+    "that never reached a checkpoint",
+    "[run_directory]") {
+  const std::string base = TempDir();
+  // The user's files: refused, untouched.
+  const RunDirectory user(base + "/user");
+  REQUIRE(MakeDirectories(user.root()).ok());
+  REQUIRE(WriteFileAtomically(user.MetricsPath(), "{\"mine\":1}\n").ok());
+  const absl::Status refused = user.Create(false);
+  CHECK(refused.code() == absl::StatusCode::kFailedPrecondition);
+  CHECK_THAT(std::string(refused.message()), Catch::Contains("holds no run of lcfr"));
+  CHECK(*ReadFileToString(user.MetricsPath()) == "{\"mine\":1}\n");
+  // A run killed before its first checkpoint: config, empty metrics, a staging directory.
+  const RunDirectory unstarted(base + "/unstarted");
+  REQUIRE(unstarted.Create(false).ok());
+  REQUIRE(WriteFileAtomically(unstarted.ConfigPath(), "run: {}\n").ok());
+  REQUIRE(WriteFileAtomically(unstarted.MetricsPath(), "").ok());
+  REQUIRE(unstarted.PrepareStaging(1).ok());
+  REQUIRE(unstarted.Create(false).ok());
+  CHECK(*ListDirectory(unstarted.root()) == std::vector<std::string>{"checkpoints"});
+  CHECK(ListDirectory(unstarted.CheckpointsPath())->empty());
+  // RemoveUnstarted takes the directory away entirely.
+  REQUIRE(WriteFileAtomically(unstarted.ConfigPath(), "run: {}\n").ok());
+  REQUIRE(unstarted.RemoveUnstarted().ok());
+  CHECK(!PathExists(unstarted.root()));
+  // A run with a checkpoint: refused, pointing at --resume.
+  const RunDirectory run(base + "/run");
+  REQUIRE(run.Create(false).ok());
+  Commit(run, 1, 0);
+  CHECK_THAT(std::string(run.Create(false).message()), Catch::Contains("use --resume"));
+  // A file in the way.
+  REQUIRE(WriteFileAtomically(base + "/file", "x").ok());
+  CHECK_THAT(std::string(RunDirectory(base + "/file").Create(false).message()),
+             Catch::Contains("is not a directory"));
+  REQUIRE(RemoveTree(base).ok());
+}
+
 TEST_CASE("Files: mkdir -p, listing and removal without a shell", "[files]") {
   const std::string base = TempDir();
   REQUIRE(MakeDirectories(base + "/a/b/c").ok());
