@@ -11,6 +11,8 @@
 #include <cstring>
 #include <memory>
 
+#include "engine/atomic_file.h"
+#include "engine/error_text.h"
 #include "engine/stream_cat.h"
 
 namespace lcfr::inference {
@@ -78,7 +80,7 @@ NetworkSet NetworkSet::Clone() const {
 }
 
 absl::Status SaveNetworks(const NetworkSet& networks, const std::string& path) {
-  const std::string temporary = path + ".tmp";
+  AtomicFileWriter out(path);
   try {
     torch::serialize::OutputArchive archive;
     archive.write("format", c10::IValue(kFormatVersion));
@@ -98,19 +100,15 @@ absl::Status SaveNetworks(const NetworkSet& networks, const std::string& path) {
       networks.nets[i]->save(net);
       archive.write(lcfr::StreamCat("network", i), net);
     }
-    archive.save_to(temporary);
+    archive.save_to([&out](const void* data, size_t size) {
+      out.Write(data, size);
+      return size;
+    });
   } catch (const std::exception& e) {
-    std::remove(temporary.c_str());
-    return absl::InternalError(lcfr::StreamCat("cannot write networks to ", path, ": ", e.what()));
+    return absl::InternalError(
+        lcfr::StreamCat("cannot write networks to ", path, ": ", ErrorText(e)));
   }
-  // POSIX, not std::filesystem: the torch wheel's libtorch.so exports its own copy of
-  // std::filesystem, which interposes on ours and crashes (inference/README.md).
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    std::remove(temporary.c_str());
-    return absl::InternalError(lcfr::StreamCat("cannot write ", path, ": ", reason));
-  }
-  return absl::OkStatus();
+  return out.Commit();
 }
 
 absl::StatusOr<NetworkSet> LoadNetworks(const std::string& path, const NetworkShape* expected) {

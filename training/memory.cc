@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "engine/atomic_file.h"
 #include "engine/check.h"
 #include "engine/files.h"
 #include "engine/stream_cat.h"
@@ -28,8 +29,8 @@ enum Header {
 };
 
 template <typename T>
-void WriteColumn(std::ofstream& out, const T* data, size_t count) {
-  out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(count * sizeof(T)));
+void WriteColumn(AtomicFileWriter& out, const T* data, size_t count) {
+  out.Write(data, count * sizeof(T));
 }
 
 template <typename T>
@@ -132,10 +133,9 @@ absl::StatusOr<int64_t> SampleMemory::WriteSegment(const std::string& path, bool
     }
   }
   const int64_t count = full ? size() : static_cast<int64_t>(slots.size());
-  const std::string temporary = path + ".tmp";
   {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(kMagic, sizeof(kMagic));
+    AtomicFileWriter out(path);
+    out.Write(kMagic, sizeof(kMagic));
     int64_t header[kHeaderFields];
     header[kKind] = full ? 0 : 1;
     header[kCapacity] = capacity_;
@@ -146,7 +146,7 @@ absl::StatusOr<int64_t> SampleMemory::WriteSegment(const std::string& path, bool
     header[kSeen] = seen_;
     header[kSize] = size();
     header[kCount] = count;
-    out.write(reinterpret_cast<const char*>(header), sizeof(header));
+    out.Write(header, sizeof(header));
     const size_t v = static_cast<size_t>(shape_.view_size);
     const size_t a = static_cast<size_t>(shape_.num_actions);
     if (full) {
@@ -163,15 +163,7 @@ absl::StatusOr<int64_t> SampleMemory::WriteSegment(const std::string& path, bool
       for (int64_t i : slots) WriteColumn(out, columns_.weights.data() + i, 1);
       for (int64_t i : slots) WriteColumn(out, columns_.iterations.data() + i, 1);
     }
-    out.close();
-    if (!out) {
-      std::remove(temporary.c_str());
-      return absl::InternalError(lcfr::StreamCat("cannot write ", path));
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    return absl::InternalError(lcfr::StreamCat("cannot write ", path));
+    if (absl::Status s = out.Commit(); !s.ok()) return s;
   }
   const int64_t per_sample = (full ? 0 : 8) + shape_.view_size + 4 * shape_.num_actions + 12;
   return static_cast<int64_t>(sizeof(kMagic) + sizeof(int64_t) * kHeaderFields) +

@@ -77,7 +77,9 @@ absl::Status RunDirectory::Create(bool resume) const {
     // may be the user's.
     bool ours = true;
     for (const std::string& name : *names) {
-      if (name == "config.yaml") continue;
+      if (name == "config.yaml" || name == "config.yaml.tmp" || name == "metrics.jsonl.tmp") {
+        continue;
+      }
       if (name == "metrics.jsonl") {
         const absl::StatusOr<std::string> metrics = ReadFileToString(MetricsPath());
         ours &= metrics.ok() && metrics->empty();
@@ -112,7 +114,8 @@ absl::Status RunDirectory::Create(bool resume) const {
 }
 
 absl::Status RunDirectory::RemoveUnstarted() const {
-  for (const std::string& path : {ConfigPath(), MetricsPath(), SummaryPath()}) {
+  for (const std::string& path : {ConfigPath(), MetricsPath(), SummaryPath(), ConfigPath() + ".tmp",
+                                  MetricsPath() + ".tmp"}) {
     if (std::remove(path.c_str()) != 0 && errno != ENOENT) {
       return absl::InternalError(StreamCat("cannot remove ", path, ": ", std::strerror(errno)));
     }
@@ -159,6 +162,13 @@ absl::Status RunDirectory::Publish(int iteration, int keep_every) const {
 absl::Status RunDirectory::Retain(int keep_every) const {
   absl::StatusOr<std::string> latest = Latest();
   if (!latest.ok()) return absl::OkStatus();  // nothing published yet: nothing to retain
+  // Temporaries of atomic writes that a kill interrupted.
+  for (const std::string& path : {ConfigPath() + ".tmp", MetricsPath() + ".tmp",
+                                  SummaryPath() + ".tmp", CheckpointsPath() + "/LATEST.tmp"}) {
+    if (std::remove(path.c_str()) != 0 && errno != ENOENT) {
+      return absl::InternalError(StreamCat("cannot remove ", path, ": ", std::strerror(errno)));
+    }
+  }
   absl::StatusOr<std::vector<std::string>> names = ListDirectory(CheckpointsPath());
   if (!names.ok()) return names.status();
   for (const std::string& name : *names) {

@@ -77,7 +77,8 @@ class RunDirectory {
   absl::Status PrepareStaging(int iteration) const;
   // Moves the staged checkpoint into place, replaces LATEST, then Retain(keep_every).
   absl::Status Publish(int iteration, int keep_every) const;
-  // Applies the retention rule to every checkpoint but the latest (see above). Idempotent.
+  // Applies the retention rule to every checkpoint but the latest (see above), and removes
+  // staging directories and the temporaries of interrupted atomic writes. Idempotent.
   absl::Status Retain(int keep_every) const;
   // Keeps the metrics lines of iterations <= `iteration` (a line cut by a kill ends the file).
   // When no kept line is of `iteration` itself and `committed_line` (that iteration's line, as

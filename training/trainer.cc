@@ -488,11 +488,19 @@ class Trainer {
         written = WriteFileAtomically(temporary + "/metrics.json", m.ToJsonLine() + "\n");
       }
     }
-    if (absl::Status s = Agree(written, "writing the checkpoint"); !s.ok()) return s;
+    // A checkpoint that cannot be written whole (a full disk) is removed; LATEST still names
+    // the previous one.
+    auto abandon = [&](absl::Status s) {
+      if (rank_ == 0) (void)RemoveTree(temporary);
+      return s;
+    };
+    if (absl::Status s = Agree(written, "writing the checkpoint"); !s.ok()) return abandon(s);
     Reach(options_.fault, FaultStep::kStaged, rank_, t);
     absl::Status published = absl::OkStatus();
     if (rank_ == 0) published = dir_.Publish(t, config_.run.keep_every);
-    if (absl::Status s = Agree(published, "publishing the checkpoint"); !s.ok()) return s;
+    if (absl::Status s = Agree(published, "publishing the checkpoint"); !s.ok()) {
+      return abandon(s);
+    }
     published_ = true;
     // Published: the next checkpoint writes what changes from here.
     for (Shard& shard : shards_) shard.chain.Commit(*shard.memory);

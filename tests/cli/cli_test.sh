@@ -143,6 +143,20 @@ if [[ $(cat "$tmp/userdir/metrics.jsonl") == '{"mine": 1}' && ! -e "$tmp/userdir
 LCFR_TEST_FAULT="exit:0:1:start" expect_exit 3 "train killed before its first checkpoint" -- "$lcfr" train \
   --config "$src/configs/smoke.yaml" --run-dir "$tmp/unstarted" --quiet
 expect_exit 0 "train over a run that never reached a checkpoint" -- "$lcfr" train --config "$src/configs/smoke.yaml" --set run.iterations=1 --run-dir "$tmp/unstarted" --quiet
+# A checkpoint that cannot be written (here a file-size limit, as a full disk would): the reason
+# is said, the partial iter_N.tmp removed, LATEST kept, and a resume goes on from it (item 8).
+"$lcfr" train --config "$src/configs/smoke.yaml" --set run.iterations=2 --set run.checkpoint_every=1 \
+  --run-dir "$tmp/fulldisk" --quiet >/dev/null 2>&1
+(trap '' XFSZ; ulimit -f 200; "$lcfr" train --resume "$tmp/fulldisk" --set run.iterations=4 --quiet >"$tmp/out" 2>"$tmp/err")
+code=$?
+if [[ $code -eq 1 ]]; then pass; else fail "train with a failing write: exit $code"; fi
+contains "$tmp/err" "iter_000003.tmp/" "the failed write names the file"
+contains "$tmp/err" "File too large" "the failed write says why"
+if [[ $(cat "$tmp/fulldisk/checkpoints/LATEST") == iter_000002 && -z $(find "$tmp/fulldisk" -name '*.tmp') ]]; then pass; else fail "after a failed checkpoint: LATEST $(cat "$tmp/fulldisk/checkpoints/LATEST"), $(find "$tmp/fulldisk" -name '*.tmp')"; fi
+mkdir -p "$tmp/fulldisk/checkpoints/iter_000003.tmp" && echo x >"$tmp/fulldisk/checkpoints/LATEST.tmp"
+expect_exit 0 "resume after a failed checkpoint" -- "$lcfr" train --resume "$tmp/fulldisk" --set run.iterations=4 --quiet
+iterations=$(python3 -c "import json,sys; print(' '.join(str(json.loads(l)['iteration']) for l in open(sys.argv[1]) if l.strip()))" "$tmp/fulldisk/metrics.jsonl")
+if [[ $iterations == "1 2 3 4" && -z $(find "$tmp/fulldisk" -name '*.tmp') ]]; then pass; else fail "resume after a failed checkpoint: '$iterations'"; fi
 # Sizes in range but too big for the machine: one line, exit 1, no run directory (item 7).
 (ulimit -v 4000000; "$lcfr" train --set network.hidden_width=65536 --set network.hidden_layers=16 \
   --run-dir "$tmp/toobig" --quiet >"$tmp/out" 2>"$tmp/err")
