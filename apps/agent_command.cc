@@ -117,7 +117,9 @@ CommandFn AddAgentCommand(CLI::App& app) {
   cmd->add_option(
       "--checkpoint", opts->checkpoint,
       "serve a trained strategy network instead of a bot (a checkpoint or run directory)");
-  cmd->add_option("--seed", opts->seed, "seed of the player's randomness")->capture_default_str();
+  cmd->add_option("--seed", opts->seed, "seed of the player's randomness")
+      ->check(NonNegativeInteger())
+      ->capture_default_str();
   return [opts] { return RunAgent(*opts); };
 }
 

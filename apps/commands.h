@@ -34,6 +34,9 @@ CommandFn AddPlayCommand(CLI::App& app);
 // Parses repeated "--rule key=value" overrides on top of the classic rules and validates them.
 absl::StatusOr<engine::Rules> RulesFromOverrides(const std::vector<std::string>& overrides);
 
+// For unsigned options (seeds): CLI11 would read "-1" as 18446744073709551615.
+CLI::Validator NonNegativeInteger();
+
 // "lcfr <command>: <message>" on stderr.
 void PrintError(const std::string& command, const std::string& message);
 

@@ -109,7 +109,9 @@ CommandFn AddEvalCommand(CLI::App& app) {
   sub->add_option("--games", opts->games, "games (pairs of deals, seats swapped)")
       ->check(CLI::Range(2, 100000000))
       ->capture_default_str();
-  sub->add_option("--seed", opts->seed, "seed of the deals")->capture_default_str();
+  sub->add_option("--seed", opts->seed, "seed of the deals")
+      ->check(NonNegativeInteger())
+      ->capture_default_str();
   sub->add_option("--workers", opts->workers, "threads")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();

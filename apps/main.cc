@@ -41,6 +41,18 @@ absl::StatusOr<engine::Rules> RulesFromOverrides(const std::vector<std::string>&
   return rules;
 }
 
+CLI::Validator NonNegativeInteger() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const size_t first = text.find_first_not_of(" \t");
+        if (first != std::string::npos && text[first] == '-') {
+          return "'" + text + "' is negative: expected an integer >= 0";
+        }
+        return "";
+      },
+      "UINT");
+}
+
 void PrintError(const std::string& command, const std::string& message) {
   fmt::print(stderr, "lcfr {}: {}\n", command, message);
 }

@@ -106,6 +106,7 @@ CommandFn AddMatchCommand(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1, 100000000));
   cmd->add_option("--seed", opts->seed, "seed of the deals and the bots' randomness")
+      ->check(NonNegativeInteger())
       ->capture_default_str();
   cmd->add_option("--rule", opts->rules,
                   "rule override key=value, repeatable (e.g. --rule colors=6 --rule "

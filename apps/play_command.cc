@@ -182,7 +182,9 @@ CommandFn AddPlayCommand(CLI::App& app) {
   sub->add_option("--seat", opts->seat, "your seat: 0 starts")
       ->check(CLI::Range(0, 1))
       ->capture_default_str();
-  sub->add_option("--seed", opts->seed, "seed of the deal")->capture_default_str();
+  sub->add_option("--seed", opts->seed, "seed of the deal")
+      ->check(NonNegativeInteger())
+      ->capture_default_str();
   sub->add_option("--auto", opts->auto_bot, "let this bot play your seat (watch a game)");
   sub->add_option("--rule", opts->rules, "rule override key=value (bots only)");
   return [opts] { return RunPlay(*opts); };

@@ -288,6 +288,7 @@ CommandFn AddSweepCommand(CLI::App& app) {
       ->capture_default_str();
   sub->add_flag("--cuda-graphs", opts->cuda_graphs, "replay CUDA graphs per batch-size bucket");
   sub->add_option("--seed", opts->seed, "seed of the networks and the traversals")
+      ->check(NonNegativeInteger())
       ->capture_default_str();
   sub->add_option("--csv", opts->csv,
                   "write the table as CSV (width,workers,traversals_per_s,policy_calls_per_s,"

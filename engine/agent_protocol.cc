@@ -62,7 +62,10 @@ absl::StatusOr<Observation> ParseObservation(std::string_view line, Rng& rng) {
     if (!j["rules"].is_object()) return Error("rules", "must be an object");
     for (const auto& [key, value] : j["rules"].items()) {
       if (!value.is_number_integer()) return Error("rules." + key, "must be an integer");
-      if (absl::Status st = SetRulesField(rules, key, value.get<long long>()); !st.ok()) {
+      if (value.is_number_unsigned() && SaturatedInteger(value) == LLONG_MAX) {
+        return Error("rules." + key, StrCat(value.dump(), " is out of range"));
+      }
+      if (absl::Status st = SetRulesField(rules, key, SaturatedInteger(value)); !st.ok()) {
         return st;
       }
     }
@@ -142,8 +145,12 @@ absl::StatusOr<Observation> ParseObservation(std::string_view line, Rng& rng) {
   if (!j.contains("deck_size") || !j["deck_size"].is_number_integer()) {
     return Error("deck_size", "required: the number of cards left in the deck");
   }
-  const auto deck_size = j["deck_size"].get<long long>();
+  const long long deck_size = SaturatedInteger(j["deck_size"]);
   if (deck_size < 1) return Error("deck_size", "must be at least 1 (the game is not over)");
+  if (deck_size > rules.deck_size()) {
+    return Error("deck_size", StrCat(j["deck_size"].dump(), " is more than the ", rules.deck_size(),
+                                     " cards of the whole deck"));
+  }
 
   if (j.contains("last_discard") && !j["last_discard"].is_null()) {
     if (s.phase != Phase::kDraw) {
@@ -158,7 +165,7 @@ absl::StatusOr<Observation> ParseObservation(std::string_view line, Rng& rng) {
 
   if (j.contains("decisions")) {
     if (!j["decisions"].is_number_integer()) return Error("decisions", "must be an integer");
-    const auto decisions = j["decisions"].get<long long>();
+    const long long decisions = SaturatedInteger(j["decisions"]);
     if (decisions < 0 || decisions >= rules.max_decisions) {
       return Error("decisions",
                    StrCat("must be in [0, max_decisions = ", rules.max_decisions, ")"));
@@ -173,7 +180,7 @@ absl::StatusOr<Observation> ParseObservation(std::string_view line, Rng& rng) {
   }
   const int opp_unknown = h - static_cast<int>(known.size());
   if (static_cast<long long>(unseen.size()) != opp_unknown + deck_size) {
-    return Error("deck_size", StrCat(deck_size, " does not add up: ", unseen.size(),
+    return Error("deck_size", StrCat(j["deck_size"].dump(), " does not add up: ", unseen.size(),
                                      " cards are unaccounted for, and the opponent's ", opp_unknown,
                                      " unknown cards plus the deck must be exactly those"));
   }

@@ -8,6 +8,7 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <string_view>
 
 namespace lcfr {
 
@@ -18,6 +19,25 @@ inline std::string ErrorText(const std::exception& e) {
   if (end != std::string::npos) text.resize(end);
   while (!text.empty() && (text.back() == ' ' || text.back() == '\r')) text.pop_back();
   return text.empty() ? std::string("unknown error") : text;
+}
+
+// `text` fit for a one-line message: bytes outside printable ASCII as \xNN, at most
+// `max_bytes` of it, then "...".
+inline std::string Printable(std::string_view text, size_t max_bytes = 64) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < text.size() && i < max_bytes; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f && c != '\\') {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  if (text.size() > max_bytes) out += "...";
+  return out;
 }
 
 }  // namespace lcfr

@@ -5,6 +5,7 @@
 #ifndef LCFR_ENGINE_JSON_BOUNDS_H_
 #define LCFR_ENGINE_JSON_BOUNDS_H_
 
+#include <climits>
 #include <cstddef>
 #include <string_view>
 
@@ -20,6 +21,18 @@ inline constexpr size_t kMaxJsonBytes = size_t{16} << 20;
 // InvalidArgument when `text` is longer than `max_bytes` or nests arrays and objects deeper than
 // kMaxJsonDepth (brackets inside strings do not count); the message gives the byte offset.
 absl::Status CheckJsonBounds(std::string_view text, size_t max_bytes = kMaxJsonBytes);
+
+// An integer JSON value (is_number_integer()) as long long, saturating: nlohmann keeps
+// 18446744073709551615 as an unsigned number, which get<long long>() wraps to -1. Every caller
+// range-checks the result, so a saturated value is reported as out of range.
+template <typename JsonT>
+long long SaturatedInteger(const JsonT& value) {
+  if (value.is_number_unsigned()) {
+    const auto u = value.template get<unsigned long long>();
+    return u > static_cast<unsigned long long>(LLONG_MAX) ? LLONG_MAX : static_cast<long long>(u);
+  }
+  return value.template get<long long>();
+}
 
 }  // namespace lcfr
 

@@ -16,7 +16,11 @@ absl::Status RulesFromJson(const Json& j, Rules& rules) {
       return absl::InvalidArgumentError(
           StrCat("rules.", key, " must be an integer, got ", value.dump()));
     }
-    if (absl::Status st = SetRulesField(rules, key, value.get<long long>()); !st.ok()) return st;
+    if (value.is_number_unsigned() && SaturatedInteger(value) == LLONG_MAX) {
+      return absl::InvalidArgumentError(
+          StrCat("rules.", key, " = ", value.dump(), " is out of range"));
+    }
+    if (absl::Status st = SetRulesField(rules, key, SaturatedInteger(value)); !st.ok()) return st;
   }
   return Validate(rules);
 }
@@ -44,8 +48,12 @@ absl::StatusOr<GameRecord> ParseRecord(std::string_view json_text) {
   if (j.contains("rules")) {
     if (absl::Status st = RulesFromJson(j["rules"], record.rules); !st.ok()) return st;
   }
-  if (!j.contains("deck") || !j["deck"].is_array()) {
+  if (!j.contains("deck")) {
     return absl::InvalidArgumentError("missing \"deck\": an array of card names");
+  }
+  if (!j["deck"].is_array()) {
+    return absl::InvalidArgumentError(
+        StrCat("\"deck\" must be an array of card names, got ", j["deck"].type_name()));
   }
   CardPool pool(record.rules);
   const Json& deck = j["deck"];
@@ -63,18 +71,23 @@ absl::StatusOr<GameRecord> ParseRecord(std::string_view json_text) {
     return absl::InvalidArgumentError(StrCat("deck has ", record.deck.size(),
                                              " cards; the rules need ", record.rules.deck_size()));
   }
-  if (!j.contains("actions") || !j["actions"].is_array()) {
+  if (!j.contains("actions")) {
     return absl::InvalidArgumentError("missing \"actions\": an array of action ids");
+  }
+  if (!j["actions"].is_array()) {
+    return absl::InvalidArgumentError(
+        StrCat("\"actions\" must be an array of action ids, got ", j["actions"].type_name()));
   }
   const Json& actions = j["actions"];
   for (size_t i = 0; i < actions.size(); ++i) {
     if (!actions[i].is_number_integer()) {
       return absl::InvalidArgumentError(StrCat("actions[", i, "] must be an integer"));
     }
-    const auto a = actions[i].get<long long>();
+    const long long a = SaturatedInteger(actions[i]);
     if (a < 0 || a >= record.rules.num_actions()) {
-      return absl::InvalidArgumentError(StrCat("actions[", i, "] = ", a, " is out of range [0, ",
-                                               record.rules.num_actions(), ")"));
+      return absl::InvalidArgumentError(StrCat("actions[", i, "] = ", actions[i].dump(),
+                                               " is out of range [0, ", record.rules.num_actions(),
+                                               ")"));
     }
     record.actions.push_back(static_cast<int>(a));
   }

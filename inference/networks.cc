@@ -153,7 +153,7 @@ absl::StatusOr<NetworkSet> LoadNetworks(const std::string& path, const NetworkSh
     shape.config.activation = *activation;
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(
-        lcfr::StreamCat(path, ": not a networks file of this program (", e.what(), ")"));
+        lcfr::StreamCat(path, ": not a networks file of this program (", ErrorText(e), ")"));
   }
   if (const absl::Status status = shape.config.Validate();
       !status.ok() || shape.input_size < 1 || shape.num_actions < 1) {
@@ -172,7 +172,7 @@ absl::StatusOr<NetworkSet> LoadNetworks(const std::string& path, const NetworkSh
     }
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(
-        lcfr::StreamCat(path, ": cannot read the network weights: ", e.what()));
+        lcfr::StreamCat(path, ": cannot read the network weights: ", ErrorText(e)));
   }
   return set;
 }

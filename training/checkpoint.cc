@@ -12,6 +12,7 @@
 #include "inference/batched_evaluator.h"
 #include "inference/networks.h"
 #include "training/compose.h"
+#include "training/run_directory.h"
 
 namespace lcfr::training {
 namespace {
@@ -26,14 +27,14 @@ bool IsFile(const std::string& path) {
 absl::StatusOr<CheckpointPolicy> LoadCheckpointPolicy(const std::string& path) {
   std::string dir = path;
   if (!IsFile(dir + "/networks.pt")) {
-    std::ifstream latest(path + "/checkpoints/LATEST");
-    std::string name;
-    if (!(latest >> name)) {
+    if (!IsFile(path + "/checkpoints/LATEST")) {
       return absl::NotFoundError(lcfr::StreamCat(
           path,
           ": neither a checkpoint (no networks.pt) nor a run directory (no checkpoints/LATEST)"));
     }
-    dir = path + "/checkpoints/" + name;
+    const absl::StatusOr<std::string> name = RunDirectory(path).Latest();
+    if (!name.ok()) return name.status();
+    dir = path + "/checkpoints/" + *name;
   }
   auto config = LoadConfigFile(dir + "/config.yaml");
   if (!config.ok()) return config.status();

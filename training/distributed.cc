@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 #include <c10/util/Exception.h>
+#include <c10/util/Logging.h>
 
 #include <cstdlib>
 #include <string>
@@ -145,6 +146,9 @@ void Communicator::Barrier() {}
 absl::StatusOr<std::unique_ptr<Communicator>> Communicator::Connect(
     const DistributedEnv& env, std::chrono::milliseconds timeout) {
   if (env.world_size == 1) return std::make_unique<Communicator>();
+  // c10d logs every failed connection attempt, with a backtrace, before the one clear message
+  // below; keep only fatal ones unless the user asked for c10's logs (TORCH_CPP_LOG_LEVEL).
+  if (std::getenv("TORCH_CPP_LOG_LEVEL") == nullptr) FLAGS_caffe2_log_level = 3;
   try {
     c10d::TCPStoreOptions store_options;
     store_options.port = static_cast<uint16_t>(env.master_port);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/atomic_file.h"
+#include "engine/error_text.h"
 #include "engine/files.h"
 #include "engine/json_bounds.h"
 #include "engine/stream_cat.h"
@@ -133,9 +134,17 @@ absl::StatusOr<std::string> RunDirectory::Latest() const {
   }
   std::string name = *text;
   while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
+  if (name.empty()) {
+    return absl::InvalidArgumentError(StreamCat(
+        CheckpointsPath(), "/LATEST is empty: it should name a checkpoint (iter_NNNNNN)"));
+  }
   if (IterationOf(name) < 0) {
-    return absl::InvalidArgumentError(StreamCat(CheckpointsPath(), "/LATEST: '", name,
+    return absl::InvalidArgumentError(StreamCat(CheckpointsPath(), "/LATEST: '", Printable(name),
                                                 "' is not a checkpoint name (iter_NNNNNN)"));
+  }
+  if (!PathExists(CheckpointsPath() + "/" + name)) {
+    return absl::NotFoundError(
+        StreamCat(CheckpointsPath(), "/LATEST names ", name, ", which does not exist"));
   }
   return name;
 }
@@ -205,10 +214,10 @@ absl::StatusOr<CheckpointState> CheckpointState::Parse(const std::string& path,
   if (!j.contains("iteration") || !j["iteration"].is_number_integer()) {
     return invalid("\"iteration\" must be an integer");
   }
-  const auto iteration = j["iteration"].get<long long>();
+  const long long iteration = SaturatedInteger(j["iteration"]);
   if (iteration != expected_iteration) {
-    return invalid("\"iteration\" is ", iteration, ", but the checkpoint is of iteration ",
-                   expected_iteration);
+    return invalid("\"iteration\" is ", j["iteration"].dump(),
+                   ", but the checkpoint is of iteration ", expected_iteration);
   }
   state.iteration = static_cast<int>(iteration);
   if (!j.contains("game") || !j["game"].is_string()) return invalid("\"game\" must be a string");
@@ -220,8 +229,8 @@ absl::StatusOr<CheckpointState> CheckpointState::Parse(const std::string& path,
     state.strategy_trained = j["strategy_trained"].get<bool>();
   }
   if (j.contains("world_size")) {
-    if (!j["world_size"].is_number_integer() || j["world_size"].get<long long>() < 1 ||
-        j["world_size"].get<long long>() > 1 << 20) {
+    if (!j["world_size"].is_number_integer() || SaturatedInteger(j["world_size"]) < 1 ||
+        SaturatedInteger(j["world_size"]) > 1 << 20) {
       return invalid("\"world_size\" must be a positive integer");
     }
     state.world_size = j["world_size"].get<int>();

@@ -86,6 +86,14 @@ expect_exit 2 "replay deep nesting" -- "$lcfr" replay "$tmp/deep.json"
 contains "$tmp/err" "nested deeper than 64 levels" "replay names the nesting"
 expect_exit 2 "replay a directory" -- "$lcfr" replay "$tmp"
 contains "$tmp/err" "is a directory, not a game record" "replay names the directory"
+python3 -c "import json,sys; r=json.load(open(sys.argv[1])); r['actions']=[18446744073709551615]; print(json.dumps(r))" "$golden" >"$tmp/huge_action.json"
+expect_exit 2 "replay a huge action id" -- "$lcfr" replay "$tmp/huge_action.json"
+contains "$tmp/err" "actions[0] = 18446744073709551615 is out of range" "replay shows the number as written"
+python3 -c "import json,sys; r=json.load(open(sys.argv[1])); r['deck']='R7'; print(json.dumps(r))" "$golden" >"$tmp/deck_type.json"
+expect_exit 2 "replay a deck of the wrong type" -- "$lcfr" replay "$tmp/deck_type.json"
+contains "$tmp/err" '"deck" must be an array of card names, got string' "replay names the deck's type"
+expect_exit 2 "a negative seed" -- "$lcfr" match random random --seed -1
+contains "$tmp/err" "'-1' is negative" "a negative seed is refused"
 
 # info
 expect_exit 0 "info json" -- "$lcfr" info --json
@@ -193,6 +201,17 @@ for step in start staged published metrics; do
   stale=$(find "$killed/checkpoints" -name '*.mem' -not -path "*/$(cat "$killed/checkpoints/LATEST")/*" | wc -l)
   if [[ $stale -eq 0 ]]; then pass; else fail "kill at $step: $stale memory files outside the latest checkpoint"; fi
 done
+# LATEST that is empty, binary or names nothing: said so, printable.
+cp -r "$run" "$tmp/badlatest"
+: >"$tmp/badlatest/checkpoints/LATEST"
+expect_exit 2 "eval with an empty LATEST" -- "$lcfr" eval --checkpoint "$tmp/badlatest" --games 2
+contains "$tmp/err" "LATEST is empty" "empty LATEST"
+printf 'iter\001\377' >"$tmp/badlatest/checkpoints/LATEST"
+expect_exit 2 "resume with a binary LATEST" -- "$lcfr" train --resume "$tmp/badlatest" --quiet
+contains "$tmp/err" "'iter\\x01\\xff' is not a checkpoint name" "binary LATEST escaped"
+echo iter_000099 >"$tmp/badlatest/checkpoints/LATEST"
+expect_exit 2 "eval with a LATEST naming nothing" -- "$lcfr" eval --checkpoint "$tmp/badlatest" --games 2
+contains "$tmp/err" "LATEST names iter_000099, which does not exist" "LATEST naming nothing"
 expect_exit 0 "eval json" -- "$lcfr" eval --checkpoint "$run" --opponent random --games 20 --json
 contains "$tmp/out" '"win_rate":' "eval json has win_rate"
 contains "$tmp/out" '"games":20' "eval json has games"

@@ -109,6 +109,13 @@ check "hung: LATEST is the intact checkpoint of iteration 2" -- \
   test -s "$tmp/hung/checkpoints/$(cat "$tmp/hung/checkpoints/LATEST")/networks.pt" -a \
   "$(cat "$tmp/hung/checkpoints/LATEST")" = iter_000002
 
+# 4b. A peer that never comes: one clear line, without c10d's own log lines and backtraces.
+WORLD_SIZE=2 RANK=1 MASTER_ADDR=127.0.0.1 MASTER_PORT=$((20000 + RANDOM % 20000)) \
+  run lonely 1 -- "${smoke[@]}" --set distributed.timeout_s=3 --run-dir "$tmp/lonely"
+grep -q "cannot join the run at 127.0.0.1" "$tmp/lonely.err" && pass || { fail "lonely: message"; cat "$tmp/lonely.err"; }
+check "lonely: one line on stderr" -- test "$(wc -l <"$tmp/lonely.err")" -eq 1
+check "lonely: no run directory" -- test ! -e "$tmp/lonely"
+
 # 5. SIGTERM to the --nproc launcher (a scheduler ending the job) reaches every rank.
 "$lcfr" train "${smoke[@]}" --set run.iterations=1000 --nproc 2 --run-dir "$tmp/term" \
   >"$tmp/term.out" 2>"$tmp/term.err" </dev/null &
