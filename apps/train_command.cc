@@ -186,6 +186,7 @@ int ExitCodeFor(const absl::Status& status) {
     case absl::StatusCode::kInvalidArgument:
     case absl::StatusCode::kNotFound:
     case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kDataLoss:  // a corrupt checkpoint file
       return kExitBadInput;
     default:
       return kExitFailure;

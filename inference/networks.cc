@@ -164,11 +164,37 @@ absl::StatusOr<NetworkSet> LoadNetworks(const std::string& path, const NetworkSh
         path, ": holds networks for ", shape.ToString(), ", expected ", expected->ToString()));
   }
   NetworkSet set = NetworkSet::Create(shape, 0);
+  auto shape_text = [](c10::IntArrayRef sizes) {
+    std::string text = "[";
+    for (size_t d = 0; d < sizes.size(); ++d) text += lcfr::StreamCat(d ? ", " : "", sizes[d]);
+    return text + "]";
+  };
   try {
     for (int i = 0; i < stored; ++i) {
+      // The header's shapes: loading would silently take the archive's own (Tensor::set_).
+      std::vector<std::vector<int64_t>> expected_sizes;
+      for (const auto& p : set.nets[i]->named_parameters()) {
+        expected_sizes.push_back(p.value().sizes().vec());
+      }
       torch::serialize::InputArchive net;
       archive.read(lcfr::StreamCat("network", i), net);
       set.nets[i]->load(net);
+      size_t k = 0;
+      for (const auto& p : set.nets[i]->named_parameters()) {
+        const at::Tensor& tensor = p.value();
+        if (k >= expected_sizes.size() || tensor.sizes().vec() != expected_sizes[k]) {
+          return absl::InvalidArgumentError(lcfr::StreamCat(
+              path, ": network", i, " tensor '", p.key(), "' has shape ",
+              shape_text(tensor.sizes()), ", the header (", shape.ToString(), ") says ",
+              k < expected_sizes.size() ? shape_text(expected_sizes[k]) : std::string("none")));
+        }
+        if (!torch::isfinite(tensor).all().item<bool>()) {
+          return absl::InvalidArgumentError(
+              lcfr::StreamCat(path, ": network", i, " tensor '", p.key(),
+                              "' holds non-finite values (NaN or inf)"));
+        }
+        ++k;
+      }
     }
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(

@@ -13,7 +13,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 apt_packages=(
   g++ cmake ninja-build ccache git python3 python3-pip clang-format
   libboost-context-dev libabsl-dev libyaml-cpp-dev catch2 libbenchmark-dev
-  nlohmann-json3-dev libcli11-dev libfmt-dev gnuplot-nox libgloo-dev
+  nlohmann-json3-dev libcli11-dev libfmt-dev gnuplot-nox libgloo-dev zlib1g-dev
 )
 
 missing=()

@@ -11,6 +11,7 @@
 #include "engine/stream_cat.h"
 #include "inference/batched_evaluator.h"
 #include "inference/networks.h"
+#include "training/checksums.h"
 #include "training/compose.h"
 #include "training/run_directory.h"
 
@@ -35,6 +36,12 @@ absl::StatusOr<CheckpointPolicy> LoadCheckpointPolicy(const std::string& path) {
     const absl::StatusOr<std::string> name = RunDirectory(path).Latest();
     if (!name.ok()) return name.status();
     dir = path + "/checkpoints/" + *name;
+  }
+  // The files read here match the checkpoint's checksums (training/checksums.h).
+  const absl::StatusOr<Checksums> sums = Checksums::Load(dir);
+  if (!sums.ok()) return sums.status();
+  for (const char* name : {"config.yaml", "networks.pt"}) {
+    if (absl::Status s = sums->Verify(name); !s.ok()) return s;
   }
   auto config = LoadConfigFile(dir + "/config.yaml");
   if (!config.ok()) return config.status();

@@ -31,6 +31,7 @@
 #include "inference/model_store.h"
 #include "inference/networks.h"
 #include "nlohmann/json.hpp"
+#include "training/checksums.h"
 #include "training/compose.h"
 #include "training/distributed.h"
 #include "training/evaluation.h"
@@ -495,6 +496,12 @@ class Trainer {
       return s;
     };
     if (absl::Status s = Agree(written, "writing the checkpoint"); !s.ok()) return abandon(s);
+    // Last: the checksums of every file, every rank's shards included (training/checksums.h).
+    absl::Status summed = absl::OkStatus();
+    if (rank_ == 0) summed = WriteChecksums(temporary, previous_checkpoint_);
+    if (absl::Status s = Agree(summed, "writing the checkpoint's checksums"); !s.ok()) {
+      return abandon(s);
+    }
     Reach(options_.fault, FaultStep::kStaged, rank_, t);
     absl::Status published = absl::OkStatus();
     if (rank_ == 0) published = dir_.Publish(t, config_.run.keep_every);
@@ -509,10 +516,37 @@ class Trainer {
     return absl::OkStatus();
   }
 
+  // Every file of `dir` this rank reads matches checksums.json, and every file listed there is
+  // present: a flipped byte, a truncated or missing segment, a stray file are errors naming it.
+  absl::Status VerifyCheckpoint(const std::string& dir) const {
+    const absl::StatusOr<Checksums> sums = Checksums::Load(dir);
+    if (!sums.ok()) return sums.status();
+    if (!sums->present()) return absl::OkStatus();  // a checkpoint of an earlier version
+    const std::string mine = StreamCat(".rank", rank_, ".");
+    auto other_ranks = [&](const std::string& name) {
+      return world_ > 1 && name.find(".rank") != std::string::npos &&
+             name.find(mine) == std::string::npos;
+    };
+    absl::StatusOr<std::vector<std::string>> names = ListDirectory(dir);
+    if (!names.ok()) return names.status();
+    for (const std::string& name : *names) {
+      if (name == kChecksumsFile || other_ranks(name)) continue;
+      if (absl::Status s = sums->Verify(name); !s.ok()) return s;
+    }
+    for (const auto& [name, sum] : sums->files()) {
+      if (!PathExists(dir + "/" + name)) {
+        return absl::DataLossError(
+            StreamCat(dir, "/", name, ": missing (listed in ", kChecksumsFile, ")"));
+      }
+    }
+    return absl::OkStatus();
+  }
+
   absl::StatusOr<int> LoadLatestCheckpoint() {
     const absl::StatusOr<std::string> latest = dir_.Latest();
     if (!latest.ok()) return latest.status();
     const std::string dir = dir_.CheckpointsPath() + "/" + *latest;
+    if (absl::Status s = VerifyCheckpoint(dir); !s.ok()) return s;
     auto state_text = ReadFileToString(dir + "/state.json");
     if (!state_text.ok()) return state_text.status();
     const absl::StatusOr<CheckpointState> state = CheckpointState::Parse(

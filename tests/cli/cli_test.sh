@@ -182,6 +182,14 @@ expect_exit 0 "train resume (nothing left to do)" -- "$lcfr" train --resume "$ru
 cp -r "$run" "$tmp/badstate"
 latest="$tmp/badstate/checkpoints/$(cat "$tmp/badstate/checkpoints/LATEST")"
 echo '[1, 2]' >"$latest/state.json"
+# Its checksum made to match, so that the content checks are reached.
+python3 -c "
+import json, os, sys, zlib
+d, name = sys.argv[1], sys.argv[2]
+m = json.load(open(os.path.join(d, 'checksums.json')))
+data = open(os.path.join(d, name), 'rb').read()
+m['files'][name] = {'bytes': len(data), 'crc32': '%08x' % zlib.crc32(data)}
+json.dump(m, open(os.path.join(d, 'checksums.json'), 'w'))" "$latest" state.json
 expect_exit 2 "resume with a state.json of the wrong shape" -- "$lcfr" train --resume "$tmp/badstate" --quiet
 contains "$tmp/err" "state.json: expected a JSON object, got array" "resume names state.json"
 expect_exit 2 "resume past run.iterations" -- "$lcfr" train --resume "$run" --set run.iterations=1 --quiet
@@ -201,6 +209,24 @@ for step in start staged published metrics; do
   stale=$(find "$killed/checkpoints" -name '*.mem' -not -path "*/$(cat "$killed/checkpoints/LATEST")/*" | wc -l)
   if [[ $stale -eq 0 ]]; then pass; else fail "kill at $step: $stale memory files outside the latest checkpoint"; fi
 done
+# Corruption (item 11): a flipped byte in networks.pt or in a memory segment, a missing segment.
+flip() { python3 -c "import sys; p=sys.argv[1]; b=bytearray(open(p,'rb').read()); b[len(b)//2]^=0x10; open(p,'wb').write(b)" "$1"; }
+cp -r "$run" "$tmp/corrupt"
+corrupt="$tmp/corrupt/checkpoints/$(cat "$tmp/corrupt/checkpoints/LATEST")"
+if [[ -s "$corrupt/checksums.json" ]]; then pass; else fail "a checkpoint without checksums.json"; fi
+flip "$corrupt/networks.pt"
+expect_exit 2 "eval a flipped byte in networks.pt" -- "$lcfr" eval --checkpoint "$tmp/corrupt" --games 2
+contains "$tmp/err" "networks.pt: checksum mismatch" "eval names the corrupt networks.pt"
+expect_exit 2 "resume a flipped byte in networks.pt" -- "$lcfr" train --resume "$tmp/corrupt" --set run.iterations=5 --quiet
+contains "$tmp/err" "networks.pt: checksum mismatch" "resume names the corrupt networks.pt"
+cp "$run/checkpoints/$(cat "$run/checkpoints/LATEST")/networks.pt" "$corrupt/networks.pt"
+segment=$(ls "$corrupt"/strategy.s*.mem | tail -1)
+flip "$segment"
+expect_exit 2 "resume a flipped byte in a memory" -- "$lcfr" train --resume "$tmp/corrupt" --set run.iterations=5 --quiet
+contains "$tmp/err" "$(basename "$segment"): checksum mismatch" "resume names the corrupt segment"
+rm "$segment"
+expect_exit 2 "resume a missing memory segment" -- "$lcfr" train --resume "$tmp/corrupt" --set run.iterations=5 --quiet
+contains "$tmp/err" "$(basename "$segment"): missing (listed in checksums.json)" "resume names the missing segment"
 # LATEST that is empty, binary or names nothing: said so, printable.
 cp -r "$run" "$tmp/badlatest"
 : >"$tmp/badlatest/checkpoints/LATEST"

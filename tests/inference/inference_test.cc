@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -242,7 +244,42 @@ CATCH_TEST_CASE("Networks: save and load round trip; mismatches are errors", "[i
   auto garbage = LoadNetworks(dir + "/garbage.pt");
   CATCH_REQUIRE(!garbage.ok());
   CATCH_CHECK_THAT(std::string(garbage.status().message()), Catch::Contains("not a networks file"));
-  for (const char* file : {"/nets.pt", "/garbage.pt"}) std::remove((dir + file).c_str());
+  // A width-64 archive whose header says width 32: the header's shapes are checked, since
+  // loading would take the archive's own.
+  NetworkSet wide = NetworkSet::Create(other, 6);
+  wide.shape = expected;
+  CATCH_REQUIRE(SaveNetworks(wide, dir + "/lying.pt").ok());
+  auto lying = LoadNetworks(dir + "/lying.pt", &expected);
+  CATCH_REQUIRE(!lying.ok());
+  CATCH_CHECK_THAT(std::string(lying.status().message()),
+                   Catch::Contains("lying.pt: network0 tensor") &&
+                       Catch::Contains("has shape [64, 20], the header") &&
+                       Catch::Contains("says [32, 20]"));
+  // Non-finite weights are refused, naming the tensor.
+  NetworkSet broken = NetworkSet::Create(expected, 7);
+  {
+    torch::NoGradGuard no_grad;
+    broken.nets[2]->parameters()[1].fill_(std::numeric_limits<float>::quiet_NaN());
+  }
+  CATCH_REQUIRE(SaveNetworks(broken, dir + "/nan.pt").ok());
+  auto nan = LoadNetworks(dir + "/nan.pt", &expected);
+  CATCH_REQUIRE(!nan.ok());
+  CATCH_CHECK_THAT(
+      std::string(nan.status().message()),
+      Catch::Contains("nan.pt: network2 tensor") && Catch::Contains("holds non-finite values"));
+  // A truncated archive: one line, no libtorch backtrace.
+  {
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream(dir + "/cut.pt", std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  }
+  auto cut = LoadNetworks(dir + "/cut.pt", &expected);
+  CATCH_REQUIRE(!cut.ok());
+  CATCH_CHECK(std::string(cut.status().message()).find('\n') == std::string::npos);
+  CATCH_CHECK(std::string(cut.status().message()).find("frame #") == std::string::npos);
+  for (const char* file : {"/nets.pt", "/garbage.pt", "/lying.pt", "/nan.pt", "/cut.pt"}) {
+    std::remove((dir + file).c_str());
+  }
   ::rmdir(dir.c_str());
 }
 

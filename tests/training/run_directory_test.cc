@@ -11,6 +11,7 @@
 
 #include "engine/atomic_file.h"
 #include "engine/files.h"
+#include "training/checksums.h"
 
 namespace lcfr::training {
 namespace {
@@ -162,6 +163,59 @@ TEST_CASE(
   REQUIRE(WriteFileAtomically(base + "/file", "x").ok());
   CHECK_THAT(std::string(RunDirectory(base + "/file").Create(false).message()),
              Catch::Contains("is not a directory"));
+  REQUIRE(RemoveTree(base).ok());
+}
+
+TEST_CASE("Checksums: every file listed, verified on read, carried over for hard links",
+          "[run_directory]") {
+  const std::string base = TempDir();
+  const std::string first = base + "/iter_1", second = base + "/iter_2";
+  REQUIRE(MakeDirectories(first).ok());
+  REQUIRE(MakeDirectories(second).ok());
+  // Without checksums.json (a checkpoint of an earlier version) nothing is verified.
+  REQUIRE(WriteFileAtomically(first + "/networks.pt", "weights").ok());
+  REQUIRE(WriteFileAtomically(first + "/a.s0.mem", std::string(3000, 'x')).ok());
+  absl::StatusOr<Checksums> none = Checksums::Load(first);
+  REQUIRE(none.ok());
+  CHECK(!none->present());
+  CHECK(none->Verify("networks.pt").ok());
+
+  REQUIRE(WriteChecksums(first, "").ok());
+  absl::StatusOr<Checksums> sums = Checksums::Load(first);
+  REQUIRE(sums.ok());
+  CHECK(sums->files().size() == 2);
+  CHECK(sums->files().at("networks.pt").bytes == 7);
+  CHECK(sums->files().at("networks.pt").crc32 == ChecksumFile(first + "/networks.pt")->crc32);
+  CHECK(sums->Verify("networks.pt").ok());
+  // A flipped byte, a truncation, a file not listed: each an error naming the file.
+  REQUIRE(WriteFileAtomically(first + "/networks.pt", "weighTs").ok());
+  const absl::Status flipped = sums->Verify("networks.pt");
+  CHECK(flipped.code() == absl::StatusCode::kDataLoss);
+  CHECK_THAT(std::string(flipped.message()),
+             Catch::Contains("iter_1/networks.pt: checksum mismatch") &&
+                 Catch::Contains("the file is corrupt"));
+  REQUIRE(WriteFileAtomically(first + "/networks.pt", "weigh").ok());
+  CHECK_THAT(std::string(sums->Verify("networks.pt").message()),
+             Catch::Contains("5 bytes, checksums.json says 7"));
+  CHECK_THAT(std::string(sums->Verify("stray.mem").message()),
+             Catch::Contains("not listed in checksums.json"));
+  REQUIRE(WriteFileAtomically(first + "/networks.pt", "weights").ok());
+
+  // The next checkpoint links the segment: its entry is carried over (same inode), and a file
+  // written anew is summed.
+  REQUIRE(::link((first + "/a.s0.mem").c_str(), (second + "/a.s0.mem").c_str()) == 0);
+  REQUIRE(WriteFileAtomically(second + "/networks.pt", "other weights").ok());
+  REQUIRE(WriteChecksums(second, first).ok());
+  absl::StatusOr<Checksums> next = Checksums::Load(second);
+  REQUIRE(next.ok());
+  CHECK(next->files().at("a.s0.mem") == sums->files().at("a.s0.mem"));
+  CHECK(next->Verify("a.s0.mem").ok());
+  CHECK(next->Verify("networks.pt").ok());
+
+  // A malformed checksums.json is an error naming it.
+  REQUIRE(WriteFileAtomically(second + "/checksums.json", "{\"format\": 1, \"files\": []}").ok());
+  CHECK_THAT(std::string(Checksums::Load(second).status().message()),
+             Catch::Contains("checksums.json: \"files\" must be an object"));
   REQUIRE(RemoveTree(base).ok());
 }
 
