@@ -34,6 +34,11 @@ if(LCFR_SANITIZE)
   endif()
   add_link_options(${LCFR_SANITIZER_FLAGS})
 endif()
+# libFuzzer's coverage instrumentation for every target of a fuzz build (the fuzz targets add
+# -fsanitize=fuzzer at link time for libFuzzer's main).
+if(LCFR_FUZZ)
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
 
 # ThreadSanitizer (scripts/test.sh runs the threaded torch-free tests under it). Not combinable
 # with LCFR_SANITIZE.

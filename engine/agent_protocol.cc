@@ -51,7 +51,8 @@ absl::StatusOr<Observation> ParseObservation(std::string_view line, Rng& rng) {
   static constexpr const char* kKeys[] = {"rules",        "decision",       "hand",
                                           "expeditions",  "discards",       "deck_size",
                                           "last_discard", "opponent_known", "decisions"};
-  for (const auto& [key, value] : j.items()) {
+  for (const auto& item : j.items()) {
+    const std::string& key = item.key();
     if (std::none_of(std::begin(kKeys), std::end(kKeys), [&](const char* k) { return key == k; })) {
       return Error(key, "unknown key");
     }

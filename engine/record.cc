@@ -34,7 +34,7 @@ absl::StatusOr<GameRecord> ParseRecord(std::string_view json_text) {
   Json j;
   try {
     j = Json::parse(json_text);
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // parse_error, and out_of_range for a number overflow
     return absl::InvalidArgumentError(StrCat("not valid JSON: ", e.what()));
   }
   if (!j.is_object()) return absl::InvalidArgumentError("a record must be a JSON object");

@@ -2,7 +2,8 @@
 # The whole test suite (README's test command; .ci/run calls it). Installs what is missing,
 # checks the formatting, builds Release with libtorch and runs every test, then builds the
 # torch-free targets with AddressSanitizer + UndefinedBehaviorSanitizer (DCHECKs on) and runs
-# their tests, and the threaded ones (batcher, worker threads) under ThreadSanitizer.
+# their tests, and the threaded ones (batcher, worker threads) under ThreadSanitizer, and runs
+# every libFuzzer target of fuzz/ for a few seconds (clang).
 #
 #   scripts/test.sh                 everything
 #   scripts/test.sh --fast          only the torch-free targets, no sanitizers (inner loop)
@@ -52,5 +53,11 @@ if [[ $mode == all ]]; then
   log "running the threaded tests (batcher, worker threads) under ThreadSanitizer"
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     "$LCFR_ROOT/build-tsan/tests/traversal/traversal_tests" "[batcher],[threads]"
+  log "building the fuzz targets (clang, libFuzzer + ASan + UBSan) in build-fuzz/"
+  CC=clang CXX=clang++ LCFR_BUILD_TYPE=RelWithDebInfo configure_and_build "$LCFR_ROOT/build-fuzz" \
+    -DLCFR_WITH_TORCH=OFF -DLCFR_SANITIZE=ON -DLCFR_FUZZ=ON -DLCFR_BUILD_BENCHMARKS=OFF \
+    -DLCFR_BUILD_TESTS=OFF
+  log "a short run of every fuzz target on its seed corpus (fuzz/README.md)"
+  (cd "$LCFR_ROOT/build-fuzz" && ctest --output-on-failure -V -j "$(nproc)" | grep -E "executions|FAILED|ERROR|SUMMARY|property|tests passed|tests failed")
 fi
 log "all tests passed in $(( $(date +%s) - start )) s"

@@ -1,5 +1,8 @@
 #include "training/iteration_metrics.h"
 
+#include <limits>
+#include <type_traits>
+
 #include "engine/json_bounds.h"
 #include "engine/strings.h"
 #include "nlohmann/json.hpp"
@@ -87,8 +90,20 @@ absl::StatusOr<IterationMetrics> IterationMetrics::FromJsonLine(std::string_view
       }
       at = &(*at)[key];
     }
+    using T = std::decay_t<decltype(out)>;
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      // An integer in T's range: nlohmann would convert 4e53 or 2^64-1 with undefined behaviour.
+      const long long value = at->is_number_integer() ? SaturatedInteger(*at) : 0;
+      if (!at->is_number_integer() || value < std::numeric_limits<T>::min() ||
+          value > std::numeric_limits<T>::max()) {
+        if (missing.empty()) missing = name + " (of the wrong type or out of range)";
+        return false;
+      }
+      out = static_cast<T>(value);
+      return true;
+    }
     try {
-      out = at->get<std::decay_t<decltype(out)>>();
+      out = at->get<T>();
       return true;
     } catch (const std::exception&) {
       if (missing.empty()) missing = name + " (of the wrong type)";

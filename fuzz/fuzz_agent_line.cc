@@ -1,0 +1,32 @@
+// An agent-protocol line (lcfr agent): a decision parsed into a state, then every legal action
+// written and read back; and the line read as an action for a fixed state.
+#include <string>
+
+#include "engine/agent_protocol.h"
+#include "engine/lost_cities.h"
+#include "engine/rng.h"
+#include "fuzz/fuzz_util.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace lcfr::engine;
+  const std::string_view line = lcfr::fuzz::Text(data, size);
+  Rng rng(1);
+  const auto obs = ParseObservation(line, rng);
+  if (obs.ok()) {
+    const LostCities game(obs->rules);
+    const auto legal = game.LegalMask(obs->state);
+    lcfr::fuzz::Require(legal != 0, "a parsed decision has a legal action");
+    for (int a = 0; a < game.num_actions(); ++a) {
+      if (!(legal >> a & 1)) continue;
+      const auto back = ActionFromProtocol(game, obs->state, ActionToProtocol(game, obs->state, a));
+      lcfr::fuzz::Require(back.ok() && *back == a, "legal actions round-trip the protocol");
+    }
+  }
+  static const LostCities classic;
+  static const State dealt = [] {
+    Rng deal(7);
+    return classic.Deal(deal);
+  }();
+  (void)ActionFromProtocol(classic, dealt, line);
+  return 0;
+}
