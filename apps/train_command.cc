@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -94,6 +95,7 @@ int LaunchRanks(const TrainCommandOptions& opts, const training::TrainConfig& co
   }
   if (opts.quiet) args.push_back("--quiet");
   std::vector<pid_t> children;
+  const pid_t launcher = ::getpid();
   for (int rank = 0; rank < opts.nproc; ++rank) {
     const pid_t pid = ::fork();
     if (pid < 0) {
@@ -102,6 +104,9 @@ int LaunchRanks(const TrainCommandOptions& opts, const training::TrainConfig& co
       return kExitFailure;
     }
     if (pid == 0) {
+      // A launcher that dies, even by kill -9, takes its ranks with it: none trains on alone.
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != launcher) std::_Exit(127);  // it died before the line above
       ::setenv("RANK", std::to_string(rank).c_str(), 1);
       ::setenv("LOCAL_RANK", std::to_string(rank).c_str(), 1);
       ::setenv("WORLD_SIZE", std::to_string(opts.nproc).c_str(), 1);

@@ -1,5 +1,6 @@
 #include "training/fault_plan.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <charconv>
@@ -13,7 +14,7 @@
 namespace lcfr::training {
 namespace {
 
-constexpr engine::EnumName kActionNames[] = {{"exit", 0}, {"hang", 1}};
+constexpr engine::EnumName kActionNames[] = {{"exit", 0}, {"hang", 1}, {"kill-launcher", 2}};
 
 bool ParseInt(std::string_view text, int& out) {
   const char* end = text.data() + text.size();
@@ -57,10 +58,14 @@ void Reach(const std::optional<FaultPlan>& plan, FaultStep step, int rank, int i
   if (!plan || plan->step != step || plan->rank != rank || plan->iteration != iteration) return;
   const bool exit = plan->action == FaultPlan::Action::kExit;
   std::fprintf(stderr, "rank %d: LCFR_TEST_FAULT: %s at iteration %d, step %s\n", rank,
-               exit ? "exit" : "hang", iteration,
+               std::string(engine::NameOf(kActionNames, static_cast<int>(plan->action))).c_str(),
+               iteration,
                std::string(engine::NameOf(kFaultStepNames, static_cast<int>(step))).c_str());
   std::fflush(stderr);
   if (exit) std::_Exit(3);
+  // kill -9 of the --nproc launcher at this step: every rank dies with it (PR_SET_PDEATHSIG),
+  // this one included, while it waits here.
+  if (plan->action == FaultPlan::Action::kKillLauncher) ::kill(::getppid(), SIGKILL);
   for (;;) ::pause();
 }
 

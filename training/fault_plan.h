@@ -1,12 +1,13 @@
 // Fault injection for the tests of failures (tests/distributed, the kill tests): a plan names a
 // rank, an iteration and a step of the iteration's commit sequence, and what that rank does
-// when it gets there: exit at once (like a kill -9: no cleanup, exit status 3) or hang (stop
-// answering, like a stopped machine). The plan is parsed once at the composition root (`lcfr
-// train` reads LCFR_TEST_FAULT) and handed to the trainer in TrainOptions; without one (every
-// real run) Reach does nothing. Torch-free.
+// when it gets there: exit at once (like a kill -9: no cleanup, exit status 3), hang (stop
+// answering, like a stopped machine) or kill -9 the --nproc launcher. The plan is parsed once at
+// the composition root (`lcfr train` reads LCFR_TEST_FAULT) and handed to the trainer in
+// TrainOptions; without one (every real run) Reach does nothing. Torch-free.
 //
 //   LCFR_TEST_FAULT=ACTION:RANK:ITERATION[:STEP]
-//     ACTION exit | hang; STEP (default start):
+//     ACTION exit | hang | kill-launcher (SIGKILL to the --nproc launcher, which takes every
+//     rank with it); STEP (default start):
 //       start      the iteration begins
 //       staged     its checkpoint is written in iter_N.tmp, not yet published
 //       published  LATEST names its checkpoint, the metrics line is not written yet
@@ -27,7 +28,7 @@ inline constexpr engine::EnumName kFaultStepNames[] = {
     {"start", 0}, {"staged", 1}, {"published", 2}, {"metrics", 3}};
 
 struct FaultPlan {
-  enum class Action { kExit = 0, kHang = 1 };
+  enum class Action { kExit = 0, kHang = 1, kKillLauncher = 2 };
   Action action = Action::kExit;
   int rank = 0;
   int iteration = 0;

@@ -100,6 +100,34 @@ done
 run resume3 2 -- --resume "$tmp/died" --nproc 3 --quiet
 grep -q "written by 2 process(es)" "$tmp/resume3.err" && pass || { fail "resume on 3 ranks refused"; cat "$tmp/resume3.err"; }
 
+# 3b. kill -9 at every step of iteration 2's commit sequence, of rank 1, of rank 0 and of the
+#     launcher (which takes its ranks with it): a resume on 2 ranks ends with every iteration's
+#     metrics line exactly once, equal to the uninterrupted run's, and retention re-applied.
+kills=("${smoke[@]}" --set run.iterations=3 --set run.checkpoint_every=1 --set run.keep_every=0
+       --nproc 2)
+run kill_reference 0 -- "${kills[@]}" --run-dir "$tmp/kill_reference"
+for step in start staged published metrics; do
+  for victim in exit:1 exit:0 kill-launcher:0; do
+    name="kill-${victim%%:*}-rank${victim##*:}-$step"
+    want=3
+    [[ $victim == kill-launcher* ]] && want=137
+    LCFR_TEST_FAULT="$victim:2:$step" run "$name" "$want" -- "${kills[@]}" --run-dir "$tmp/$name"
+    check "$name: no rank outlives the run" -- test -z "$(pgrep -f -- "--run-dir $tmp/$name" || true)"
+    run "$name-resumed" 0 -- --resume "$tmp/$name" --nproc 2 --quiet
+    check "$name: iterations 1 2 3 once each" -- test \
+      "$(python3 -c "import json,sys; print(' '.join(str(json.loads(l)['iteration']) for l in open(sys.argv[1]) if l.strip()))" "$tmp/$name/metrics.jsonl")" = "1 2 3"
+    for i in 1 2 3; do
+      for key in "d['advantage_loss']" "d['samples']" "d['memory']" "d['distributed']" "d.get('eval')"; do
+        check "$name: iteration $i $key as uninterrupted" -- test \
+          "$(json "$tmp/$name/metrics.jsonl" "$i" "$key")" = "$(json "$tmp/kill_reference/metrics.jsonl" "$i" "$key")"
+      done
+    done
+    latest=$(cat "$tmp/$name/checkpoints/LATEST")
+    check "$name: only the latest checkpoint keeps memories" -- test \
+      "$(find "$tmp/$name/checkpoints" -name '*.mem' -not -path "*/$latest/*" | wc -l)" -eq 0
+  done
+done
+
 # 4. A rank that hangs: the others give up after distributed.timeout_s, within bounded time.
 LCFR_TEST_FAULT=hang:1:3 run hung 1 -- "${smoke[@]}" --set distributed.timeout_s=5 --nproc 2 \
   --run-dir "$tmp/hung"
