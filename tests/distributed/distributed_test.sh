@@ -112,6 +112,8 @@ for step in start staged published metrics; do
     want=3
     [[ $victim == kill-launcher* ]] && want=137
     LCFR_TEST_FAULT="$victim:2:$step" run "$name" "$want" -- "${kills[@]}" --run-dir "$tmp/$name"
+    # Ranks die with their launcher as soon as the kernel delivers their SIGKILL: allow 10 s.
+    for _ in $(seq 50); do pgrep -f -- "--run-dir $tmp/$name" >/dev/null || break; sleep 0.2; done
     check "$name: no rank outlives the run" -- test -z "$(pgrep -f -- "--run-dir $tmp/$name" || true)"
     run "$name-resumed" 0 -- --resume "$tmp/$name" --nproc 2 --quiet
     check "$name: iterations 1 2 3 once each" -- test \
