@@ -150,6 +150,34 @@ absl::Status CheckRanges(const S& s, std::span<const Field<S>> fields, std::stri
   return absl::OkStatus();
 }
 
+// `text` as a YAML scalar that reads back as the same string: plain when it is only letters,
+// digits and "._-+/", double-quoted with escapes otherwise (also when empty).
+inline std::string YamlScalar(const std::string& text) {
+  bool plain = !text.empty();
+  for (const char c : text) {
+    const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '.' || c == '_' || c == '-' || c == '+' || c == '/';
+    plain &= safe;
+  }
+  if (plain) return text;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20 || u >= 0x7f) {
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
 template <typename S>
 std::string ValueText(const S& s, const Field<S>& field) {
   struct Visitor {
@@ -159,10 +187,10 @@ std::string ValueText(const S& s, const Field<S>& field) {
     std::string operator()(int64_t S::*m) const { return std::to_string(s.*m); }
     std::string operator()(double S::*m) const { return NumberText(s.*m); }
     std::string operator()(bool S::*m) const { return s.*m ? "true" : "false"; }
-    std::string operator()(std::string S::*m) const { return s.*m; }
+    std::string operator()(std::string S::*m) const { return YamlScalar(s.*m); }
     std::string operator()(std::vector<std::string> S::*m) const {
       std::string out = "[";
-      for (const std::string& item : s.*m) out += (out.size() > 1 ? ", " : "") + item;
+      for (const std::string& item : s.*m) out += (out.size() > 1 ? ", " : "") + YamlScalar(item);
       return out + "]";
     }
     std::string operator()(const EnumMember<S>& m) const {

@@ -177,7 +177,9 @@ absl::Status SetFromYaml(S& s, const Field<S>& field, const YAML::Node& value,
       } else if (value.IsScalar()) {  // "a,b,c" (handy with --set)
         std::stringstream in(value.Scalar());
         for (std::string item; std::getline(in, item, ',');) {
-          if (!item.empty()) items.push_back(item);
+          const size_t first = item.find_first_not_of(" \t");
+          if (first == std::string::npos) continue;
+          items.push_back(item.substr(first, item.find_last_not_of(" \t") - first + 1));
         }
       } else {
         return bad_("expected a list of strings");
