@@ -3,9 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <sstream>
 #include <vector>
 
@@ -117,9 +115,7 @@ absl::Status RunDirectory::Create(bool resume) const {
 absl::Status RunDirectory::RemoveUnstarted() const {
   for (const std::string& path : {ConfigPath(), MetricsPath(), SummaryPath(), ConfigPath() + ".tmp",
                                   MetricsPath() + ".tmp"}) {
-    if (std::remove(path.c_str()) != 0 && errno != ENOENT) {
-      return absl::InternalError(StreamCat("cannot remove ", path, ": ", std::strerror(errno)));
-    }
+    if (absl::Status s = RemoveTree(path); !s.ok()) return s;  // a missing file is fine
   }
   if (absl::Status s = RemoveTree(CheckpointsPath()); !s.ok()) return s;
   (void)rmdir(root_.c_str());  // fails, harmlessly, when something else is (or was) there
@@ -174,9 +170,7 @@ absl::Status RunDirectory::Retain(int keep_every) const {
   // Temporaries of atomic writes that a kill interrupted.
   for (const std::string& path : {ConfigPath() + ".tmp", MetricsPath() + ".tmp",
                                   SummaryPath() + ".tmp", CheckpointsPath() + "/LATEST.tmp"}) {
-    if (std::remove(path.c_str()) != 0 && errno != ENOENT) {
-      return absl::InternalError(StreamCat("cannot remove ", path, ": ", std::strerror(errno)));
-    }
+    if (absl::Status s = RemoveTree(path); !s.ok()) return s;  // a missing file is fine
   }
   absl::StatusOr<std::vector<std::string>> names = ListDirectory(CheckpointsPath());
   if (!names.ok()) return names.status();
