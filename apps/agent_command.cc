@@ -38,6 +38,7 @@ bool ReadLine(std::istream& in, size_t max_bytes, std::string& line, bool& too_l
 struct AgentOptions {
   std::string bot = "heuristic-balanced";
   std::string checkpoint;
+  PolicyOptions policy;
   uint64_t seed = 1;
 };
 
@@ -46,7 +47,13 @@ int RunAgent(const AgentOptions& opts) {
   std::unique_ptr<engine::Bot> player;
   engine::Rules checkpoint_rules;
   if (!opts.checkpoint.empty()) {
-    auto bot = training::CheckpointBot::Load(opts.checkpoint);
+    const absl::StatusOr<training::PlayPolicy> play =
+        training::PlayPolicy::Parse(opts.policy.Name());
+    if (!play.ok()) {
+      PrintError("agent", std::string(play.status().message()));
+      return kExitBadInput;
+    }
+    auto bot = training::CheckpointBot::Load(opts.checkpoint, *play);
     if (!bot.ok()) {
       PrintError("agent", std::string(bot.status().message()));
       return kExitBadInput;
@@ -120,6 +127,7 @@ CommandFn AddAgentCommand(CLI::App& app) {
   cmd->add_option("--seed", opts->seed, "seed of the player's randomness")
       ->check(NonNegativeInteger())
       ->capture_default_str();
+  AddPolicyOptions(cmd, &opts->policy);
   return [opts] { return RunAgent(*opts); };
 }
 

@@ -37,6 +37,16 @@ absl::StatusOr<engine::Rules> RulesFromOverrides(const std::vector<std::string>&
 // For unsigned options (seeds): CLI11 would read "-1" as 18446744073709551615.
 CLI::Validator NonNegativeInteger();
 
+// --policy average|current and --greedy (eval, agent, play): which network policy plays
+// (training/play_policy.h). The default (agent and play) is the one measured strongest.
+struct PolicyOptions {
+  std::string policy = "average";
+  bool greedy = false;
+  // "average", "average-greedy", "current" or "current-greedy".
+  std::string Name() const { return greedy ? policy + "-greedy" : policy; }
+};
+void AddPolicyOptions(CLI::App* command, PolicyOptions* options);
+
 // "lcfr <command>: <message>" on stderr.
 void PrintError(const std::string& command, const std::string& message);
 

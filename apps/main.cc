@@ -53,6 +53,18 @@ CLI::Validator NonNegativeInteger() {
       "UINT");
 }
 
+void AddPolicyOptions(CLI::App* command, PolicyOptions* options) {
+  command
+      ->add_option("--policy", options->policy,
+                   "the network policy: average (the strategy network's average strategy) or "
+                   "current (the advantage network's regret matching, the last iterate)")
+      ->check(CLI::IsMember({"average", "current"}))
+      ->capture_default_str();
+  command->add_flag("--greedy", options->greedy,
+                    "play the most probable legal action (ties broken by the seeded RNG) "
+                    "instead of sampling");
+}
+
 void PrintError(const std::string& command, const std::string& message) {
   fmt::print(stderr, "lcfr {}: {}\n", command, message);
 }

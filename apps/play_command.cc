@@ -18,6 +18,7 @@ namespace {
 
 struct PlayOptions {
   std::string checkpoint;
+  PolicyOptions policy;
   std::string bot = "heuristic-balanced";
   std::string auto_bot;  // plays the person's seat (a demo; also how the command is tested)
   int seat = 0;
@@ -97,7 +98,13 @@ int RunPlay(const PlayOptions& opts) {
   std::unique_ptr<engine::Bot> opponent;
   std::string opponent_name = opts.bot;
   if (!opts.checkpoint.empty()) {
-    auto bot = training::CheckpointBot::Load(opts.checkpoint);
+    const absl::StatusOr<training::PlayPolicy> play =
+        training::PlayPolicy::Parse(opts.policy.Name());
+    if (!play.ok()) {
+      PrintError("play", std::string(play.status().message()));
+      return kExitBadInput;
+    }
+    auto bot = training::CheckpointBot::Load(opts.checkpoint, *play);
     if (!bot.ok()) {
       PrintError("play", std::string(bot.status().message()));
       return kExitBadInput;
@@ -187,6 +194,7 @@ CommandFn AddPlayCommand(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--auto", opts->auto_bot, "let this bot play your seat (watch a game)");
   sub->add_option("--rule", opts->rules, "rule override key=value (bots only)");
+  AddPolicyOptions(sub, &opts->policy);
   return [opts] { return RunPlay(*opts); };
 }
 

@@ -65,7 +65,7 @@ class ExactSolver {
       State s = deal.state;
       const int root = static_cast<int>(nodes_.size());
       nodes_.emplace_back();
-      Build(s, root, 0);
+      Build(s, root, 0, deal.probability);
       roots_.push_back({root, deal.probability});
     }
   }
@@ -133,6 +133,64 @@ class ExactSolver {
     return values;
   }
 
+  // Per history key (InfosetKey of the mover and its history encoding, engine/game.h: both
+  // players' private information, not future chance): q[a] = the mover's expected payoff of
+  // action a when both players follow `policy` afterwards, averaged over the future chance the
+  // key leaves out (weighted by chance; every history of a key has the same players' reach).
+  // What ESCHER's history value network estimates. 0 at illegal actions.
+  std::unordered_map<std::string, std::vector<double>> HistoryActionValues(
+      const Policy& policy) const {
+    const std::vector<float> sigma = Tabulate(policy);
+    const int n = game_.num_actions();
+    std::vector<double> memo0(nodes_.size(), kUnset);  // player 0's values
+    std::vector<std::vector<double>> sums(history_keys_.size(), std::vector<double>(n, 0.0));
+    std::vector<double> weights(history_keys_.size(), 0.0);
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      const Node& h = nodes_[i];
+      if (h.player < 0) continue;
+      const double sign = h.player == 0 ? 1.0 : -1.0;
+      weights[h.history] += h.chance;
+      int child = h.first_child;
+      for (int a = 0; a < n; ++a) {
+        if (!(h.legal >> a & 1)) continue;
+        sums[h.history][a] += h.chance * sign * OnPolicyValue(child++, 0, sigma, memo0);
+      }
+    }
+    std::unordered_map<std::string, std::vector<double>> values;
+    for (size_t k = 0; k < history_keys_.size(); ++k) {
+      std::vector<double>& q = values[history_keys_[k]];
+      q = sums[k];
+      for (double& x : q) x /= weights[k];
+    }
+    return values;
+  }
+
+  // The reach of every infoset of `player` under that player's own policy `own` alone (chance
+  // and the opponent left out), checked to be the same for every history of the infoset
+  // (perfect recall; CHECK-fails otherwise). With ESCHER's fixed sampling policy as `own`, this
+  // is the pi^xi(I) that scales its regret targets (traversal/cfr.h).
+  std::unordered_map<std::string, double> OwnReach(const Policy& own, int player) const {
+    const std::vector<float> sigma = Tabulate(own);
+    const int n = game_.num_actions();
+    std::vector<double> reach(nodes_.size(), 1.0);
+    std::unordered_map<std::string, double> result;
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      const Node& h = nodes_[i];
+      if (h.player < 0) continue;
+      if (h.player == player) {
+        const auto [it, inserted] = result.try_emplace(infosets_[h.infoset].key, reach[i]);
+        LCFR_CHECK(inserted || std::abs(it->second - reach[i]) < 1e-12)
+            << "an infoset's histories have different own reach";
+      }
+      int child = h.first_child;
+      for (int a = 0; a < n; ++a) {
+        if (!(h.legal >> a & 1)) continue;
+        reach[child++] = reach[i] * (h.player == player ? sigma[h.infoset * n + a] : 1.0);
+      }
+    }
+    return result;
+  }
+
   // Counterfactual regrets of `player` under `policy`, per infoset key: r(I, a) = sum over
   // histories h in I of pi_-i(h) * (v(h.a) - v(h)) = reach * (q[a] - sum_b sigma(b) q[b]) in
   // ActionValues' terms. 0 at illegal actions.
@@ -166,6 +224,8 @@ class ExactSolver {
     uint32_t legal = 0;
     int first_child = -1;  // children of the legal actions, in increasing action order
     double payoff0 = 0;    // player 0's payoff at a terminal
+    double chance = 0;     // the probability of the node's deal
+    int history = -1;      // index into history_keys_ (not at a terminal)
   };
   struct Root {
     int node;
@@ -173,8 +233,9 @@ class ExactSolver {
   };
 
   // Fills the node at `index` (already allocated) with the subtree below `s`.
-  void Build(State& s, int index, int depth) {
+  void Build(State& s, int index, int depth, double chance) {
     LCFR_CHECK_LE(depth, game_.MaxDecisions());
+    nodes_[index].chance = chance;
     if (game_.IsTerminal(s)) {
       nodes_[index].payoff0 = game_.Payoff(s, 0);
       return;
@@ -190,6 +251,13 @@ class ExactSolver {
     Infoset& infoset = infosets_[it->second];
     LCFR_CHECK_EQ(infoset.legal, legal);
     infoset.nodes.push_back(index);
+    typename G::View history;
+    game_.HistoryView(s, history);
+    game_.Encode(history, encoding_);
+    const auto [hit, hinserted] = history_index_.try_emplace(
+        InfosetKey(player, encoding_), static_cast<int>(history_keys_.size()));
+    if (hinserted) history_keys_.push_back(hit->first);
+    nodes_[index].history = hit->second;
     // Children get contiguous slots after every node built so far: parents precede children.
     const int first = static_cast<int>(nodes_.size());
     nodes_.resize(nodes_.size() + std::popcount(legal));
@@ -201,7 +269,7 @@ class ExactSolver {
     for (int a = 0; a < game_.num_actions(); ++a) {
       if (!(legal >> a & 1)) continue;
       const auto undo = game_.ApplyUnchecked(s, a);
-      Build(s, slot++, depth + 1);
+      Build(s, slot++, depth + 1, chance);
       game_.Undo(s, a, undo);
     }
   }
@@ -331,6 +399,8 @@ class ExactSolver {
   std::vector<Root> roots_;
   std::vector<Infoset> infosets_;
   std::unordered_map<std::string, int> infoset_index_;
+  std::vector<std::string> history_keys_;
+  std::unordered_map<std::string, int> history_index_;
   std::vector<float> encoding_;
 };
 

@@ -20,6 +20,16 @@
 //   change of the layout bumps it, so that old networks are refused instead of misread). For the
 //   toy games it identifies the infoset exactly (perfect recall), so the bytes of the encoding
 //   serve as the infoset key of tabular solvers.
+// - HistoryView(s, view) writes the history view: the mover's view with the opponent's private
+//   information revealed (both hands, the public state), never future chance (the deck order, a
+//   board card not yet dealt). Encode(view) of it is the full-information encoding that ESCHER's
+//   history value network reads (traversal/cfr.h): the same size and layout as the infoset
+//   encoding, from the mover's side, with the opponent's private block filled in. Two states that
+//   differ only in future chance have equal history views.
+// - ActionClass(view, a) in [0, kMaxActionClasses) names a rule-defined class of legal action a
+//   (Lost Cities: continue an expedition, open one, wager, ...), read from the mover's view only.
+//   The balanced sampling policy (traversal/cfr.h) is uniform over the classes present, then
+//   uniform within the class; a game whose classes are its actions makes it uniform.
 // - Payoff(s, p) is player p's payoff at a terminal state, in the game's own units; the two
 //   payoffs sum to zero. DefaultPayoffScale() is the typical magnitude of a payoff: traversals
 //   divide by it so that network targets are of order one (docs in traversal/cfr.h).
@@ -38,6 +48,8 @@
 #include "engine/rng.h"
 
 namespace lcfr::engine {
+
+inline constexpr int kMaxActionClasses = 8;
 
 template <typename G>
 concept Game = requires(const G& game, typename G::State& state, const typename G::State& cstate,
@@ -61,6 +73,8 @@ concept Game = requires(const G& game, typename G::State& state, const typename 
   game.Undo(state, action, undo);
   { game.MoverView(cstate) } -> std::same_as<typename G::View>;
   game.MoverView(cstate, view_out);
+  game.HistoryView(cstate, view_out);
+  { game.ActionClass(view, action) } -> std::convertible_to<int>;
   game.Encode(view, out);
   game.Encode(cstate, out);
   { game.Payoff(cstate, player) } -> std::convertible_to<double>;

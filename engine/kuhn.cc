@@ -45,7 +45,12 @@ KuhnPoker::UndoRecord KuhnPoker::ApplyUnchecked(State& s, int action) const {
 
 KuhnPoker::View KuhnPoker::MoverView(const State& s) {
   const int player = CurrentPlayer(s);
-  return {static_cast<uint8_t>(player), s.card[player], s.length, s.history};
+  return {static_cast<uint8_t>(player), s.card[player], s.length, s.history, kUnknownCard};
+}
+
+void KuhnPoker::HistoryView(const State& s, View& v) {
+  v = MoverView(s);
+  v.opponent_card = s.card[1 - CurrentPlayer(s)];
 }
 
 void KuhnPoker::Encode(const View& v, std::span<float> out) const {
@@ -54,6 +59,7 @@ void KuhnPoker::Encode(const View& v, std::span<float> out) const {
   out[v.player] = 1.0f;
   out[2 + v.card] = 1.0f;
   for (int i = 0; i < std::min<int>(v.length, 2); ++i) out[5 + 2 * i + v.history[i]] = 1.0f;
+  if (v.opponent_card != kUnknownCard) out[9 + v.opponent_card] = 1.0f;
 }
 
 double KuhnPoker::Payoff(const State& s, int player) {

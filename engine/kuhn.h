@@ -21,8 +21,10 @@ class KuhnPoker {
   static constexpr int kPass = 0;
   static constexpr int kBet = 1;
   static constexpr int kNumCards = 3;
-  // Encoding: [player to move: 2][own card: 3][first action: pass, bet][second action: pass, bet].
-  static constexpr int kEncodingSize = 9;
+  // Encoding: [player to move: 2][own card: 3][first action: pass, bet][second action: pass, bet]
+  // [the opponent's card: 3, all 0 unless the view reveals it (HistoryView)].
+  static constexpr int kEncodingSize = 12;
+  static constexpr uint8_t kUnknownCard = 0xFF;
 
   struct State {
     std::array<uint8_t, 2> card{};  // 0 = J, 1 = Q, 2 = K
@@ -34,18 +36,21 @@ class KuhnPoker {
   struct UndoRecord {
     State before;
   };
-  // What the player to move knows (engine/game.h): their seat, their card and the actions.
+  // What the player to move knows (engine/game.h): their seat, their card and the actions; the
+  // opponent's card only in a history view (kUnknownCard otherwise).
   struct View {
     uint8_t player = 0;
     uint8_t card = 0;
     uint8_t length = 0;
     std::array<uint8_t, 3> history{};
+    uint8_t opponent_card = kUnknownCard;
   };
 
   int num_actions() const { return 2; }
   int EncodingSize() const { return kEncodingSize; }
-  // The layout above; a network trained on another version must not be loaded.
-  static constexpr int kEncodingVersion = 1;
+  // The layout above; a network trained on another version must not be loaded. 2: the
+  // opponent's card block (the history encoding) added.
+  static constexpr int kEncodingVersion = 2;
   int EncodingVersion() const { return kEncodingVersion; }
   int MaxDecisions() const { return 3; }
   double DefaultPayoffScale() const { return 1.0; }
@@ -65,6 +70,10 @@ class KuhnPoker {
   void Undo(State& s, int, const UndoRecord& undo) const { s = undo.before; }
   static View MoverView(const State& s);
   static void MoverView(const State& s, View& v) { v = MoverView(s); }
+  // The mover's view with the opponent's card revealed (engine/game.h).
+  static void HistoryView(const State& s, View& v);
+  // Every action is its own class (engine/game.h): balanced sampling is uniform.
+  static int ActionClass(const View&, int action) { return action; }
   void Encode(const View& v, std::span<float> out) const;
   void Encode(const State& s, std::span<float> out) const { Encode(MoverView(s), out); }
   // Chips won by `player` at a terminal state.

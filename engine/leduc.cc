@@ -90,6 +90,11 @@ LeducPoker::View LeducPoker::MoverView(const State& s) {
   return v;
 }
 
+void LeducPoker::HistoryView(const State& s, View& v) {
+  v = MoverView(s);
+  v.opponent_card = s.card[1 - CurrentPlayer(s)];
+}
+
 void LeducPoker::Encode(const View& v, std::span<float> out) const {
   LCFR_DCHECK_EQ(out.size(), static_cast<size_t>(kEncodingSize));
   std::fill(out.begin(), out.end(), 0.0f);
@@ -101,6 +106,7 @@ void LeducPoker::Encode(const View& v, std::span<float> out) const {
       out[8 + 8 * round + 2 * i + (v.actions[round][i] == kRaise ? 1 : 0)] = 1.0f;
     }
   }
+  if (v.opponent_card != kUnknownCard) out[24 + v.opponent_card / 2] = 1.0f;
 }
 
 double LeducPoker::Payoff(const State& s, int player) {

@@ -27,8 +27,10 @@ class LeducPoker {
   static constexpr int kMaxRaises = 2;
   static constexpr int kMaxRoundActions = 4;  // e.g. call raise raise call
   // Encoding: [player to move: 2][own rank: 3][board rank, round two only: 3]
-  // [round one: 4 slots x (call, raise)][round two: 4 slots x (call, raise)].
-  static constexpr int kEncodingSize = 24;
+  // [round one: 4 slots x (call, raise)][round two: 4 slots x (call, raise)]
+  // [the opponent's rank: 3, all 0 unless the view reveals it (HistoryView)].
+  static constexpr int kEncodingSize = 27;
+  static constexpr uint8_t kUnknownCard = 0xFF;
 
   struct State {
     std::array<uint8_t, 3> card{};  // player 0, player 1, board
@@ -54,12 +56,14 @@ class LeducPoker {
     uint8_t round = 0;
     std::array<uint8_t, 2> length{};
     std::array<std::array<uint8_t, kMaxRoundActions>, 2> actions{};
+    uint8_t opponent_card = kUnknownCard;  // only in a history view
   };
 
   int num_actions() const { return 3; }
   int EncodingSize() const { return kEncodingSize; }
-  // The layout above; a network trained on another version must not be loaded.
-  static constexpr int kEncodingVersion = 1;
+  // The layout above; a network trained on another version must not be loaded. 2: the
+  // opponent's rank block (the history encoding) added.
+  static constexpr int kEncodingVersion = 2;
   int EncodingVersion() const { return kEncodingVersion; }
   int MaxDecisions() const { return 2 * kMaxRoundActions; }
   double DefaultPayoffScale() const { return 1.0; }
@@ -78,6 +82,11 @@ class LeducPoker {
   void Undo(State& s, int, const UndoRecord& undo) const { s = undo.before; }
   static View MoverView(const State& s);
   static void MoverView(const State& s, View& v) { v = MoverView(s); }
+  // The mover's view with the opponent's card revealed, never the board card before round two
+  // (engine/game.h).
+  static void HistoryView(const State& s, View& v);
+  // Every action is its own class (engine/game.h): balanced sampling is uniform.
+  static int ActionClass(const View&, int action) { return action; }
   void Encode(const View& v, std::span<float> out) const;
   void Encode(const State& s, std::span<float> out) const { Encode(MoverView(s), out); }
   // Chips won by `player` at a terminal state.

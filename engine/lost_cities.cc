@@ -203,6 +203,38 @@ void LostCities::MoverView(const State& s, View& v) const {
   v.player = s.player;
 }
 
+void LostCities::HistoryView(const State& s, View& v) const {
+  MoverView(s, v);
+  const int opp = 1 - s.player;
+  v.opponent_known = {};
+  for (int j = 0; j < s.hand_count[opp]; ++j) {
+    const Card card = s.hand[opp][j];
+    v.opponent_known[CardColor(card)] |= static_cast<uint16_t>(1u << CardIndex(card));
+  }
+}
+
+int LostCities::ActionClass(const View& v, int action) const {
+  const Move move = DecodeAction(action);
+  if (move.kind == Move::Kind::kDrawDeck) return kDrawDeck;
+  if (move.kind == Move::Kind::kDrawPile) return kDrawPile;
+  const Card card = v.hand[move.index];
+  const int c = CardColor(card);
+  const int i = CardIndex(card);
+  // A card of index i can still go on an expedition iff nothing at or above max(i, wagers) is
+  // there (an empty expedition takes anything).
+  auto playable_on = [&](uint32_t expedition) {
+    return (expedition >> std::max(i, rules_.wagers)) == 0;
+  };
+  if (move.kind == Move::Kind::kPlay) {
+    if (i < rules_.wagers) return kWager;
+    return v.expedition[0][c] != 0 ? kContinue : kOpen;
+  }
+  const uint32_t mine = v.expedition[0][c];
+  const uint32_t theirs = v.expedition[1][c];
+  const bool useless = mine != 0 && theirs != 0 && !playable_on(mine) && !playable_on(theirs);
+  return useless ? kDiscardUseless : kDiscardOther;
+}
+
 std::vector<int> LostCities::LegalActions(const State& s) const {
   std::vector<int> actions;
   ForEachBit(LegalMask(s), [&](int a) { actions.push_back(a); });

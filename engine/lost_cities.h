@@ -233,6 +233,27 @@ class LostCities {
     return v;
   }
   void MoverView(const State& s, View& v) const;
+  // The mover's view with the opponent's whole hand revealed (engine/game.h): opponent_known
+  // holds every card of it, so Encode sets plane 5 to that hand and plane 6 to the deck alone.
+  // Never the deck order.
+  void HistoryView(const State& s, View& v) const;
+
+  // ---- Action classes (engine/game.h), for the balanced sampling policy --------------------
+  // Read from the mover's view: continue an expedition (a numbered card on a started one), open
+  // one (a numbered card on an empty one), play a wager, discard a card useless to both (neither
+  // player can still play it: both expeditions started and past it), discard another, draw the
+  // deck, draw a pile.
+  enum ActionClassId : int {
+    kContinue = 0,
+    kOpen = 1,
+    kWager = 2,
+    kDiscardUseless = 3,
+    kDiscardOther = 4,
+    kDrawDeck = 5,
+    kDrawPile = 6,
+  };
+  static constexpr int kNumActionClasses = 7;
+  int ActionClass(const View& v, int action) const;
 
   // Cards that the player to move cannot see: the opponent's hand minus its known cards,
   // plus the deck. (Used by tests and by determinization; reads hidden information.)

@@ -11,7 +11,27 @@ GameOutcome PlayGame(const LostCities& game, State state, Bot* const bots[2], Rn
         << bots[state.player]->Name() << " chose illegal action " << action;
     game.ApplyUnchecked(state, action);
   }
-  return {{state.score[0], state.score[1]}, state.decisions, state.end};
+  return {
+      {state.score[0], state.score[1]}, state.decisions, state.end, ExpeditionStatsOf(game, state)};
+}
+
+std::array<ExpeditionStats, 2> ExpeditionStatsOf(const LostCities& game, const State& state) {
+  std::array<ExpeditionStats, 2> stats{};
+  const Rules& rules = game.rules();
+  const uint32_t wagers = (1u << rules.wagers) - 1;
+  for (int p = 0; p < 2; ++p) {
+    for (int c = 0; c < rules.colors; ++c) {
+      const uint32_t expedition = state.expedition[p][c];
+      if (expedition == 0) continue;
+      const int score = game.ColorScore(state, p, c);
+      ++stats[p].opened;
+      stats[p].positive += score > 0;
+      stats[p].score += score;
+      stats[p].wagered_below_cost +=
+          (expedition & wagers) != 0 && state.expedition_sum[p][c] < rules.expedition_cost;
+    }
+  }
+  return stats;
 }
 
 Interval WilsonInterval(double successes, double n, double z) {
@@ -42,6 +62,7 @@ void MatchResult::Add(const GameOutcome& outcome, int seat_a) {
   score_a_sum += outcome.scores[seat_a];
   score_b_sum += outcome.scores[1 - seat_a];
   decisions_sum += outcome.decisions;
+  a_expeditions.Add(outcome.expeditions[seat_a]);
 }
 
 GameOutcome PlayMatchGame(const LostCities& game, Bot& a, Bot& b, int g, uint64_t seed) {

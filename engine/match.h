@@ -11,11 +11,27 @@
 
 namespace lcfr::engine {
 
+// What one player did with its expeditions in a game (the evaluation's expedition statistics).
+struct ExpeditionStats {
+  int opened = 0;              // colors with at least one card played
+  int positive = 0;            // of those, colors that scored > 0
+  int score = 0;               // the sum of the opened colors' scores
+  int wagered_below_cost = 0;  // colors with a wager whose face-value sum ended below the cost
+  void Add(const ExpeditionStats& o) {
+    opened += o.opened, positive += o.positive, score += o.score;
+    wagered_below_cost += o.wagered_below_cost;
+  }
+};
+
 struct GameOutcome {
   std::array<int, 2> scores{};
   int decisions = 0;
   EndReason end = EndReason::kNotOver;
+  std::array<ExpeditionStats, 2> expeditions{};  // per seat
 };
+
+// Each seat's expedition statistics at a (final) state.
+std::array<ExpeditionStats, 2> ExpeditionStatsOf(const LostCities& game, const State& state);
 
 // Plays one game from `state` to its end; bots[p] acts for seat p.
 GameOutcome PlayGame(const LostCities& game, State state, Bot* const bots[2], Rng& rng);
@@ -39,6 +55,19 @@ struct MatchResult {
   double score_a_sum = 0;
   double score_b_sum = 0;
   double decisions_sum = 0;
+  ExpeditionStats a_expeditions;  // A's, summed over the games
+
+  // A's expedition statistics per game and per opened color.
+  double colors_opened_per_game() const { return games ? 1.0 * a_expeditions.opened / games : 0.0; }
+  double score_per_opened_color() const {
+    return a_expeditions.opened ? 1.0 * a_expeditions.score / a_expeditions.opened : 0.0;
+  }
+  double positive_share() const {
+    return a_expeditions.opened ? 1.0 * a_expeditions.positive / a_expeditions.opened : 0.0;
+  }
+  double wagers_below_cost_per_game() const {
+    return games ? 1.0 * a_expeditions.wagered_below_cost / games : 0.0;
+  }
 
   // Ties count as half a win.
   double win_rate() const { return games ? (wins + 0.5 * ties) / games : 0.0; }

@@ -62,7 +62,8 @@ absl::StatusOr<CheckpointPolicy> LoadCheckpointPolicy(const std::string& path) {
   return policy;
 }
 
-absl::StatusOr<std::unique_ptr<CheckpointBot>> CheckpointBot::Load(const std::string& path) {
+absl::StatusOr<std::unique_ptr<CheckpointBot>> CheckpointBot::Load(const std::string& path,
+                                                                   PlayPolicy play) {
   auto policy = LoadCheckpointPolicy(path);
   if (!policy.ok()) return policy.status();
   if (policy->config.run.game != GameId::kLostCities) {
@@ -78,8 +79,7 @@ absl::StatusOr<std::unique_ptr<CheckpointBot>> CheckpointBot::Load(const std::st
   bot->rules_ = policy->config.rules;
   bot->evaluator_ = std::move(evaluators->front());
   bot->client_ = traversal::PolicyClient::Direct(bot->evaluator_.get());
-  bot->player_ = std::make_unique<PolicyBot>(&bot->client_, traversal::kStrategyNetwork,
-                                             engine::LostCities(bot->rules_));
+  bot->player_ = std::make_unique<PolicyBot>(&bot->client_, play, engine::LostCities(bot->rules_));
   return bot;
 }
 

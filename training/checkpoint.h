@@ -26,12 +26,14 @@ struct CheckpointPolicy {
 // `path`: a checkpoint directory or a run directory. Errors name the file and the problem.
 absl::StatusOr<CheckpointPolicy> LoadCheckpointPolicy(const std::string& path);
 
-// A Lost Cities bot that plays a checkpoint's strategy network, one fp32 forward per decision
-// on the CPU (for `lcfr agent` and `lcfr play`). Not thread-safe.
+// A Lost Cities bot that plays a checkpoint's policy (training/play_policy.h; by default the
+// strategy network's average strategy, sampled), one fp32 forward per decision on the CPU (for
+// `lcfr agent` and `lcfr play`). Not thread-safe.
 class CheckpointBot : public engine::Bot {
  public:
   // Errors: the path holds no checkpoint, or one of another game.
-  static absl::StatusOr<std::unique_ptr<CheckpointBot>> Load(const std::string& path);
+  static absl::StatusOr<std::unique_ptr<CheckpointBot>> Load(const std::string& path,
+                                                             PlayPolicy play = {});
 
   int Act(const engine::LostCities& game, const engine::View& view, engine::Rng& rng) override {
     return player_->Act(game, view, rng);

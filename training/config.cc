@@ -10,6 +10,7 @@
 
 #include "engine/bots.h"
 #include "engine/strings.h"
+#include "training/play_policy.h"
 
 namespace lcfr::training {
 namespace {
@@ -39,6 +40,8 @@ constexpr Field<RunConfig> kRunFields[] = {
 constexpr Field<TraversalBudget> kBudgetFields[] = {
     Number("traversals", &TraversalBudget::traversals, 1, 1e9,
            "traversals per player per iteration"),
+    Number("value_traversals", &TraversalBudget::value_traversals, 1, 1e9,
+           "escher: on-policy value traversals per iteration (the value network's samples)"),
 };
 
 constexpr Field<MemoryConfig> kMemoryFields[] = {
@@ -66,6 +69,9 @@ constexpr Field<OptimizerConfig> kOptimizerFields[] = {
     Number("learning_rate", &OptimizerConfig::learning_rate, 1e-9, 10, "Adam learning rate"),
     Flag("warm_start", &OptimizerConfig::warm_start,
          "keep advantage networks between iterations instead of retraining from scratch"),
+    Flag("value_reinit", &OptimizerConfig::value_reinit,
+         "value, escher: retrain the value network from scratch each iteration (else it keeps "
+         "its weights)"),
     Choice<&OptimizerConfig::strategy_loss>(
         "strategy_loss", kStrategyLossNames,
         "strategy network loss: mse on probabilities | cross_entropy"),
@@ -83,6 +89,9 @@ constexpr Field<EvaluationConfig> kEvaluationFields[] = {
            "Lost Cities: games per opponent (seat-alternating pairs)"),
     List("opponents", &EvaluationConfig::opponents,
          "Lost Cities: bots to play (lcfr match --help lists them)"),
+    List("policies", &EvaluationConfig::policies,
+         "Lost Cities: network policies that play them (average | average-greedy | current | "
+         "current-greedy); the first also under eval.<bot>"),
     Number("workers", &EvaluationConfig::workers, 1, 1024, "evaluation threads"),
 };
 
@@ -472,6 +481,15 @@ absl::Status Validate(const TrainConfig& c) {
                   "distributed"),
        }) {
     if (!s.ok()) return s;
+  }
+  if (c.evaluation.policies.empty()) {
+    return absl::InvalidArgumentError("evaluation.policies: at least one policy");
+  }
+  for (const std::string& name : c.evaluation.policies) {
+    if (absl::StatusOr<PlayPolicy> p = PlayPolicy::Parse(name); !p.ok()) {
+      return absl::InvalidArgumentError(
+          lcfr::StrCat("evaluation.policies: ", p.status().message()));
+    }
   }
   for (const std::string& name : c.evaluation.opponents) {
     if (!engine::MakeBot(name).ok()) {

@@ -53,7 +53,8 @@ struct RunConfig {
 
 // The traversal budget of an iteration (section `traversal`, with the scheme and scheduler).
 struct TraversalBudget {
-  int traversals = 1024;  // traversals per player per iteration
+  int traversals = 1024;        // traversals per player per iteration
+  int value_traversals = 1024;  // escher: on-policy value traversals per iteration
 };
 
 struct TraversalConfig {
@@ -82,6 +83,8 @@ struct OptimizerConfig {
   int value_steps = 200;         // value scheme: SGD steps of the value network per iteration
   double learning_rate = 0.001;  // Adam
   bool warm_start = false;  // keep advantage networks between iterations (default: from scratch)
+  bool value_reinit =
+      false;  // value, escher: retrain the value network from scratch each iteration
   StrategyLoss strategy_loss = StrategyLoss::kMse;  // mse on probabilities, as the Deep CFR paper
   bool linear_weighting = true;                     // weight samples by their iteration
   double max_sample_weight = 10;  // clip importance weights of samples to this (0: no clipping)
@@ -92,6 +95,8 @@ struct EvaluationConfig {
   int every = 10;   // evaluate every N iterations (and at the end); needs a strategy network
   int games = 200;  // games per opponent (Lost Cities)
   std::vector<std::string> opponents = {"random", "discard-only", "heuristic-cautious"};
+  // The network policies played (training/evaluation.h); the first also reports under eval.<bot>.
+  std::vector<std::string> policies = {"average", "average-greedy", "current-greedy"};
   int workers = 2;  // evaluation threads
 };
 

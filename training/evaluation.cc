@@ -1,5 +1,7 @@
 #include "training/evaluation.h"
 
+#include <array>
+#include <bit>
 #include <exception>
 #include <thread>
 #include <vector>
@@ -11,35 +13,65 @@
 
 namespace lcfr::training {
 
-PolicyBot::PolicyBot(traversal::PolicyClient* policy, int network, const engine::LostCities& game)
+PolicyBot::PolicyBot(traversal::PolicyClient* policy, PlayPolicy play,
+                     const engine::LostCities& game, int network)
     : policy_(policy),
+      play_(play),
       network_(network),
       features_(game.EncodingSize()),
+      outputs_(game.num_actions()),
       probabilities_(game.num_actions()) {}
 
 int PolicyBot::Act(const engine::LostCities& game, const engine::View& view, engine::Rng& rng) {
   const uint32_t legal = game.LegalMask(view);
   game.Encode(view, features_);
-  // The strategy network's logits give the average strategy; an advantage network's outputs
-  // give its player's current regret-matching strategy.
-  const traversal::Head head = network_ == traversal::kStrategyNetwork
-                                   ? traversal::Head::kSoftmax
-                                   : traversal::Head::kRegretMatching;
-  policy_->Evaluate(network_, head, features_, legal, probabilities_);
-  const int action = traversal::SampleAction(probabilities_, legal, 0.0, rng.UniformDouble());
+  const int network = network_ >= 0 ? network_
+                      : play_.source == PlayPolicy::Source::kAverage
+                          ? traversal::kStrategyNetwork
+                          : traversal::AdvantageNetwork(view.player);
+  ++decisions_;
+  if (network == traversal::kStrategyNetwork) {
+    // The strategy network's logits give the average strategy.
+    policy_->Evaluate(network, traversal::Head::kSoftmax, features_, legal, probabilities_);
+  } else {
+    // An advantage network's outputs give its player's current regret-matching strategy; the
+    // raw outputs say whether regret matching fell back to the argmax.
+    policy_->Evaluate(network, traversal::Head::kRaw, features_, legal, outputs_);
+    bool positive = false;
+    for (uint32_t m = legal; m; m &= m - 1) positive |= outputs_[std::countr_zero(m)] > 0;
+    fallbacks_ += !positive;
+    traversal::ApplyHead(outputs_, legal, traversal::Head::kRegretMatching, probabilities_);
+  }
+  int action;
+  if (play_.greedy) {
+    float best = -1;
+    int ties = 0;
+    action = -1;
+    for (uint32_t m = legal; m; m &= m - 1) {
+      const int a = std::countr_zero(m);
+      if (probabilities_[a] > best) {
+        best = probabilities_[a], action = a, ties = 1;
+      } else if (probabilities_[a] == best && rng.Uniform(static_cast<uint32_t>(++ties)) == 0) {
+        action = a;  // reservoir choice: each tied action with probability 1 / ties
+      }
+    }
+  } else {
+    action = traversal::SampleAction(probabilities_, legal, 0.0, rng.UniformDouble());
+  }
   LCFR_CHECK_GE(action, 0) << "the policy gave no probability to a legal action";
   return action;
 }
 
-absl::StatusOr<engine::MatchResult> PlayNetworkMatch(const engine::LostCities& game,
-                                                     const EvaluatorFactory& evaluators,
-                                                     const std::string& opponent, int games,
-                                                     uint64_t seed, int workers, int width,
-                                                     int network_id) {
+absl::StatusOr<NetworkMatchResult> PlayNetworkMatch(const engine::LostCities& game,
+                                                    const EvaluatorFactory& evaluators,
+                                                    const std::string& opponent, int games,
+                                                    uint64_t seed, int workers, int width,
+                                                    PlayPolicy play, int network_id) {
   if (!engine::MakeBot(opponent).ok()) {
     return absl::InvalidArgumentError(lcfr::StreamCat("unknown opponent '", opponent, "'"));
   }
   std::vector<engine::GameOutcome> outcomes(games);
+  std::vector<std::array<int64_t, 2>> counts(games);  // decisions, fallbacks
   std::vector<std::exception_ptr> errors(workers);
   auto body = [&](int w) {
     try {
@@ -52,9 +84,10 @@ absl::StatusOr<engine::MatchResult> PlayNetworkMatch(const engine::LostCities& g
       traversal::FiberBatcher batcher(config, evaluator.get());
       batcher.Run(end - begin, [&](int64_t i, traversal::PolicyClient& policy) {
         const int g = begin + static_cast<int>(i);
-        PolicyBot network(&policy, network_id, game);
+        PolicyBot network(&policy, play, game, network_id);
         auto bot = engine::MakeBot(opponent);
         outcomes[g] = engine::PlayMatchGame(game, network, **bot, g, seed);
+        counts[g] = {network.decisions(), network.fallbacks()};
       });
     } catch (...) {
       errors[w] = std::current_exception();
@@ -70,27 +103,60 @@ absl::StatusOr<engine::MatchResult> PlayNetworkMatch(const engine::LostCities& g
   for (auto& e : errors) {
     if (e) std::rethrow_exception(e);
   }
-  engine::MatchResult result;
-  for (int g = 0; g < games; ++g) result.Add(outcomes[g], engine::SeatOfA(g));
+  NetworkMatchResult result;
+  for (int g = 0; g < games; ++g) {
+    result.match.Add(outcomes[g], engine::SeatOfA(g));
+    result.decisions += counts[g][0];
+    result.fallbacks += counts[g][1];
+  }
   return result;
+}
+
+BotResult ToBotResult(const std::string& opponent, const std::string& policy,
+                      const NetworkMatchResult& result) {
+  const engine::MatchResult& m = result.match;
+  const engine::Interval ci = m.win_rate_ci();
+  BotResult r;
+  r.opponent = opponent;
+  r.policy = policy;
+  r.win_rate = m.win_rate();
+  r.ci_low = ci.low;
+  r.ci_high = ci.high;
+  r.mean_score_diff = m.mean_score_diff();
+  r.games = m.games;
+  r.capped = m.capped;
+  r.colors_opened = m.colors_opened_per_game();
+  r.score_per_color = m.score_per_opened_color();
+  r.positive_share = m.positive_share();
+  r.wagers_below_cost = m.wagers_below_cost_per_game();
+  r.fallback_rate = result.fallback_rate();
+  return r;
 }
 
 absl::StatusOr<std::vector<BotResult>> PlayEvaluationMatches(
     const engine::LostCities& game, std::shared_ptr<const inference::ModelStore> store,
     const inference::InferenceConfig& inference, const EvaluationConfig& config, uint64_t seed) {
   std::vector<BotResult> results;
-  for (const std::string& opponent : config.opponents) {
-    absl::StatusOr<Evaluators> evaluators = MakeEvaluators(store, inference, config.workers);
-    if (!evaluators.ok()) return evaluators.status();
-    auto result =
-        PlayNetworkMatch(game, HandOut(*evaluators), opponent, config.games, seed, config.workers);
-    if (!result.ok()) {
-      return absl::Status(result.status().code(), lcfr::StreamCat("evaluation against ", opponent,
-                                                                  ": ", result.status().message()));
+  std::vector<PlayPolicy> policies;
+  for (const std::string& name : config.policies) {
+    absl::StatusOr<PlayPolicy> policy = PlayPolicy::Parse(name);
+    if (!policy.ok()) return policy.status();
+    policies.push_back(*policy);
+  }
+  for (size_t k = 0; k < policies.size(); ++k) {
+    for (const std::string& opponent : config.opponents) {
+      absl::StatusOr<Evaluators> evaluators = MakeEvaluators(store, inference, config.workers);
+      if (!evaluators.ok()) return evaluators.status();
+      auto result = PlayNetworkMatch(game, HandOut(*evaluators), opponent, config.games, seed,
+                                     config.workers, 64, policies[k]);
+      if (!result.ok()) {
+        return absl::Status(
+            result.status().code(),
+            lcfr::StreamCat("evaluation against ", opponent, ": ", result.status().message()));
+      }
+      if (k == 0) results.push_back(ToBotResult(opponent, "", *result));
+      results.push_back(ToBotResult(opponent, policies[k].Name(), *result));
     }
-    const engine::Interval ci = result->win_rate_ci();
-    results.push_back({opponent, result->win_rate(), ci.low, ci.high, result->mean_score_diff(),
-                       result->games, result->capped});
   }
   return results;
 }

@@ -17,41 +17,66 @@
 #include "inference/model_store.h"
 #include "training/config.h"
 #include "training/iteration_metrics.h"
+#include "training/play_policy.h"
 #include "traversal/evaluator.h"
 #include "traversal/fiber_batcher.h"
 
 namespace lcfr::training {
 
-// A Lost Cities bot that plays a network's strategy: it samples its action from the policy's
-// answer. With a fiber PolicyClient, Act suspends the fiber until the batch is served.
+// A Lost Cities bot that plays a network's policy. With a fiber PolicyClient, Act suspends the
+// fiber until the batch is served. `network` >= 0 names the network outright (lcfr eval
+// --network); otherwise the policy's source picks it.
 class PolicyBot : public engine::Bot {
  public:
-  PolicyBot(traversal::PolicyClient* policy, int network, const engine::LostCities& game);
+  PolicyBot(traversal::PolicyClient* policy, PlayPolicy play, const engine::LostCities& game,
+            int network = -1);
   int Act(const engine::LostCities& game, const engine::View& view, engine::Rng& rng) override;
   std::string Name() const override { return "network"; }
+  // Decisions taken, and of those, how many fell back to the argmax because no legal action had
+  // a positive advantage (regret-matching policies only).
+  int64_t decisions() const { return decisions_; }
+  int64_t fallbacks() const { return fallbacks_; }
 
  private:
   traversal::PolicyClient* policy_;
+  PlayPolicy play_;
   int network_;
   std::vector<float> features_;
+  std::vector<float> outputs_;
   std::vector<float> probabilities_;
+  int64_t decisions_ = 0;
+  int64_t fallbacks_ = 0;
+};
+
+// A network's match: the games, and its regret-matching fallbacks.
+struct NetworkMatchResult {
+  engine::MatchResult match;
+  int64_t decisions = 0;
+  int64_t fallbacks = 0;
+  double fallback_rate() const {
+    return decisions ? static_cast<double>(fallbacks) / static_cast<double>(decisions) : 0.0;
+  }
 };
 
 using EvaluatorFactory = std::function<std::unique_ptr<traversal::Evaluator>(int worker)>;
 
-// `games` games of a network's policy (as A; by default the strategy network) against `opponent`
-// (as B), PlayMatch's deals and seats, `workers` threads with `width` games in flight each.
-// Deterministic given the seed.
-absl::StatusOr<engine::MatchResult> PlayNetworkMatch(const engine::LostCities& game,
-                                                     const EvaluatorFactory& evaluators,
-                                                     const std::string& opponent, int games,
-                                                     uint64_t seed, int workers, int width = 64,
-                                                     int network = traversal::kStrategyNetwork);
+// `games` games of a network's policy (as A) against `opponent` (as B), PlayMatch's deals and
+// seats, `workers` threads with `width` games in flight each. Deterministic given the seed.
+absl::StatusOr<NetworkMatchResult> PlayNetworkMatch(const engine::LostCities& game,
+                                                    const EvaluatorFactory& evaluators,
+                                                    const std::string& opponent, int games,
+                                                    uint64_t seed, int workers, int width = 64,
+                                                    PlayPolicy play = {}, int network = -1);
 
-// The trainer's evaluation of Lost Cities: `config.games` games of the store's strategy network
-// against each of `config.opponents` in turn, on `config.workers` threads whose evaluators are
-// built by MakeEvaluators (training/compose.h) from `inference` (device resolved). The seed of
-// every match is `seed`. Errors name the opponent.
+// A match's figures as metrics.jsonl reports them (policy "" = the default keys).
+BotResult ToBotResult(const std::string& opponent, const std::string& policy,
+                      const NetworkMatchResult& result);
+
+// The trainer's evaluation of Lost Cities: for each of `config.policies`, `config.games` games
+// against each of `config.opponents`, on `config.workers` threads whose evaluators are built by
+// MakeEvaluators (training/compose.h) from `inference` (device resolved). The first policy's
+// results also go under the default keys (policy ""). The seed of every match is `seed`, so all
+// policies play the same deals. Errors name the opponent.
 absl::StatusOr<std::vector<BotResult>> PlayEvaluationMatches(
     const engine::LostCities& game, std::shared_ptr<const inference::ModelStore> store,
     const inference::InferenceConfig& inference, const EvaluationConfig& config, uint64_t seed);

@@ -28,9 +28,23 @@ std::string IterationMetrics::ToJsonLine() const {
   if (eval) {
     Json results = Json::object();
     for (const BotResult& r : *eval) {
-      results[r.opponent] = {{"win_rate", r.win_rate}, {"ci_low", r.ci_low},
-                             {"ci_high", r.ci_high},   {"mean_score_diff", r.mean_score_diff},
-                             {"games", r.games},       {"capped", r.capped}};
+      Json entry = {{"win_rate", r.win_rate},
+                    {"ci_low", r.ci_low},
+                    {"ci_high", r.ci_high},
+                    {"mean_score_diff", r.mean_score_diff},
+                    {"games", r.games},
+                    {"capped", r.capped},
+                    {"colors_opened", r.colors_opened},
+                    {"score_per_color", r.score_per_color},
+                    {"positive_share", r.positive_share},
+                    {"wagers_below_cost", r.wagers_below_cost}};
+      if (r.policy.rfind("current", 0) == 0) entry["fallback_rate"] = r.fallback_rate;
+      // eval.<bot> for the default policy, eval.<policy>.<bot> for each policy played.
+      if (r.policy.empty()) {
+        results[r.opponent] = entry;
+      } else {
+        results[r.policy][r.opponent] = entry;
+      }
     }
     line["eval"] = results;
   }
@@ -130,16 +144,30 @@ absl::StatusOr<IterationMetrics> IterationMetrics::FromJsonLine(std::string_view
   if (j.contains("eval")) {
     if (!j["eval"].is_object()) return absl::InvalidArgumentError("eval: expected an object");
     std::vector<BotResult> results;
-    for (const auto& [name, r] : j["eval"].items()) {
+    auto parse = [&](const std::string& policy, const std::string& name, const Json& r) {
       BotResult b;
       b.opponent = name;
+      b.policy = policy;
       need(r, {"win_rate"}, b.win_rate);
       need(r, {"ci_low"}, b.ci_low);
       need(r, {"ci_high"}, b.ci_high);
       get(r, {"mean_score_diff"}, b.mean_score_diff);
       get(r, {"games"}, b.games);
       get(r, {"capped"}, b.capped);
+      get(r, {"colors_opened"}, b.colors_opened);
+      get(r, {"score_per_color"}, b.score_per_color);
+      get(r, {"positive_share"}, b.positive_share);
+      get(r, {"wagers_below_cost"}, b.wagers_below_cost);
+      get(r, {"fallback_rate"}, b.fallback_rate);
       results.push_back(b);
+    };
+    for (const auto& [name, r] : j["eval"].items()) {
+      // A bot's entry has a win rate; a policy's holds one entry per bot.
+      if (r.is_object() && !r.contains("win_rate") && !r.empty() && r.begin()->is_object()) {
+        for (const auto& [bot, entry] : r.items()) parse(name, bot, entry);
+      } else {
+        parse("", name, r);
+      }
     }
     m.eval = results;
   }
@@ -188,7 +216,7 @@ std::string ProgressLine(const IterationMetrics& m, int last, double per_iterati
   if (m.exploitability) lcfr::StrAppend(&text, " | exploitability ", G(*m.exploitability));
   if (m.eval) {
     for (const BotResult& r : *m.eval) {
-      lcfr::StrAppend(&text, " | vs ", r.opponent, " ", G(r.win_rate));
+      if (r.policy.empty()) lcfr::StrAppend(&text, " | vs ", r.opponent, " ", G(r.win_rate));
     }
   }
   return text;

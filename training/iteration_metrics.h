@@ -16,15 +16,22 @@
 
 namespace lcfr::training {
 
-// A strategy network's games against one bot (Lost Cities).
+// A network policy's games against one bot (Lost Cities).
 struct BotResult {
   std::string opponent;
+  std::string policy;  // training/evaluation.h PlayPolicy::Name(); "" = the default keys
   double win_rate = 0;
   double ci_low = 0;  // 95% Wilson interval
   double ci_high = 0;
   double mean_score_diff = 0;
   int64_t games = 0;
   int64_t capped = 0;  // games ended by the decision cap
+  // Expedition statistics of the network's side (engine/match.h).
+  double colors_opened = 0;      // colors opened per game
+  double score_per_color = 0;    // mean score of an opened color
+  double positive_share = 0;     // share of opened colors that ended > 0
+  double wagers_below_cost = 0;  // colors per game with a wager and a sum below the cost
+  double fallback_rate = 0;      // regret-matching argmax fallbacks per decision (current)
 };
 
 struct IterationMetrics {

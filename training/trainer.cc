@@ -293,6 +293,27 @@ class Trainer {
     std::array<Digest, 2> digests;
     runner_->ResetStats();
     const int64_t total = config_.traversal.budget.traversals;
+    const bool escher = config_.traversal.cfr.scheme == traversal::Scheme::kEscher;
+    if (escher) {
+      // 0. ESCHER: on-policy value traversals of the current strategies, then the history value
+      //    network fitted to them, so that this iteration's regret targets use Q of sigma^t.
+      const int64_t value_total = config_.traversal.budget.value_traversals;
+      at::set_num_threads(config_.inference.intra_op_threads);
+      const auto t0 = Clock::now();
+      traversal::CompactingSink sink(traversal::ShapeOf(game_));
+      runner_->Run(t, traversal::kValueTraversal, ShareBegin(value_total, rank_, world_),
+                   Share(value_total, rank_, world_), sink);
+      m.time.traversal += Since(t0);
+      engine::Rng memory_rng(RankSeed(engine::DeriveSeed(
+          {Seed(), static_cast<uint64_t>(t), kMemory, traversal::kValueTraversal})));
+      value_->Add(sink[SampleKind::kValue], memory_rng);
+      counts[SampleKind::kValue] += static_cast<int64_t>(sink[SampleKind::kValue].size());
+      const auto t1 = Clock::now();
+      at::set_num_threads(config_.training.threads);
+      m.value_loss = TrainValue(t);
+      store_->Publish(nets_);
+      m.time.value_training = Since(t1);
+    }
     for (int p = 0; p < 2; ++p) {
       // 1. Traversals for player p: this rank's share of the indices, with the streams a single
       //    process would use.
@@ -321,13 +342,10 @@ class Trainer {
     const traversal::WorkerStats stats = runner_->TotalStats();
     // 4. The value network (the value scheme), after both players' traversals: the next
     //    iteration's tail targets come from this fit.
-    if (kinds_[SampleKind::kValue]) {
+    if (kinds_[SampleKind::kValue] && !escher) {
       const auto t0 = Clock::now();
       at::set_num_threads(config_.training.threads);
-      engine::Rng rng(
-          RankSeed(engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kBatches, 3})));
-      m.value_loss = learner_.Fit(nets_, traversal::kValueNetwork, *value_,
-                                  config_.training.value_steps, Loss::kMaskedMse, rng);
+      m.value_loss = TrainValue(t);
       store_->Publish(nets_);
       m.time.value_training = Since(t0);
     }
@@ -371,7 +389,8 @@ class Trainer {
     std::array<double, 1> slowest = {m.time.traversal};  // the phase ends with the last rank
     comm_.AllReduceMax(slowest);
     m.time.traversal = slowest[0];
-    m.traversals_per_s = 2.0 * static_cast<double>(total) / m.time.traversal;
+    const int64_t traversals = 2 * total + (escher ? config_.traversal.budget.value_traversals : 0);
+    m.traversals_per_s = static_cast<double>(traversals) / m.time.traversal;
     m.policy_calls_per_s = static_cast<double>(policy_calls) / m.time.traversal;
     m.rows_per_forward =
         batches > 0 ? static_cast<double>(rows) / static_cast<double>(batches) : 0.0;
@@ -422,6 +441,17 @@ class Trainer {
     engine::Rng rng(RankSeed(engine::DeriveSeed(
         {Seed(), static_cast<uint64_t>(t), kBatches, static_cast<uint64_t>(p)})));
     return learner_.Fit(nets_, p, *advantage_[p], config_.training.advantage_steps,
+                        Loss::kMaskedMse, rng);
+  }
+
+  // The value network: kept between iterations (warm start) unless training.value_reinit.
+  double TrainValue(int t) {
+    if (config_.training.value_reinit) {
+      Reinitialize(traversal::kValueNetwork,
+                   engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kInit, 3}));
+    }
+    engine::Rng rng(RankSeed(engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kBatches, 3})));
+    return learner_.Fit(nets_, traversal::kValueNetwork, *value_, config_.training.value_steps,
                         Loss::kMaskedMse, rng);
   }
 

@@ -30,7 +30,13 @@ constexpr engine::Field<CfrConfig> kCfrFields[] = {
     Number("value_from_iteration", &CfrConfig::value_from_iteration, 1, 1e9,
            "value scheme: tail decisions yield advantage samples from this iteration on"),
     Number("value_sample_rate", &CfrConfig::value_sample_rate, 1e-9, 1,
-           "value scheme: probability that a tail decision of the traverser is recorded"),
+           "value: probability that a tail decision of the traverser is recorded; escher: that a "
+           "decision of a value traversal is"),
+    Choice<&CfrConfig::sampling_policy>(
+        "sampling_policy", kSamplingPolicyNames,
+        "escher: the traverser's fixed sampling policy (uniform | balanced over action classes)"),
+    Number("value_epsilon", &CfrConfig::value_epsilon, 0, 0.999,
+           "escher: exploration in the value traversals (returns importance-corrected)"),
 };
 
 }  // namespace

@@ -49,6 +49,15 @@
 // chance is sampled once at the root by Game::Deal. Payoffs are divided by the payoff scale
 // (CfrConfig::payoff_scale, default Game::DefaultPayoffScale()): targets are in those units.
 //
+// - kEscher: ESCHER (McAleer, Farina, Lanctot & Sandholm, ICLR 2023), in EscherTraversal below:
+//   one trajectory per traversal, the traverser following a fixed sampling policy xi
+//   (sampling_policy: uniform, or balanced over the game's action classes), the other player its
+//   current strategy. At every traverser decision one advantage sample for every legal action,
+//   target Q(h, a) - sum_b sigma(b) Q(h, b) from a history value network (kValueNetwork on the
+//   game's history encoding: both players' private information, never future chance), weight 1.
+//   Separate value traversals (traverser kValueTraversal) play both players on policy and record
+//   the value network's training samples. Why this is CFR is argued next to EscherTraversal.
+//
 // Sample weights (traversal/samples.h): a node reached through sampled traverser actions
 // carries weight 1/q, q = the product over those actions of their sampling probability (q(a*)
 // for one sampled action, k / n_legal for a k-subset). Then sum(weight * target) / traversals
@@ -63,6 +72,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -78,12 +89,21 @@
 
 namespace lcfr::traversal {
 
-enum class Scheme { kExternal, kOutcome, kHybrid, kValue };
-// The schemes' configuration names, in this order: "external", "outcome", "hybrid", "value".
+enum class Scheme { kExternal, kOutcome, kHybrid, kValue, kEscher };
+// The schemes' configuration names, in this order: "external", "outcome", "hybrid", "value",
+// "escher".
 inline constexpr engine::EnumName kSchemeNames[] = {
-    {"external", 0}, {"outcome", 1}, {"hybrid", 2}, {"value", 3}};
+    {"external", 0}, {"outcome", 1}, {"hybrid", 2}, {"value", 3}, {"escher", 4}};
 std::string_view SchemeName(Scheme scheme);
 absl::StatusOr<Scheme> ParseScheme(std::string_view name);
+
+// ESCHER's fixed sampling policy xi for the traverser's own decisions (FixedPolicy below).
+enum class SamplingPolicy { kUniform, kBalanced };
+inline constexpr engine::EnumName kSamplingPolicyNames[] = {{"uniform", 0}, {"balanced", 1}};
+
+// The traverser id of ESCHER's value traversals: both players follow their current strategies
+// (with value_epsilon exploration) and every decision may record a value sample.
+inline constexpr int kValueTraversal = 2;
 
 // The sampling scheme and its parameters (YAML section `traversal`, with SchedulerConfig in
 // traversal/runner.h). The defaults are the default training run's (configs/default.yaml).
@@ -113,6 +133,11 @@ struct CfrConfig {
   // The value scheme: each traverser decision of the tail is recorded (a value sample, and an
   // advantage sample from value_from_iteration on) with this probability, in (0, 1].
   double value_sample_rate = 0.05;
+  // ESCHER: the traverser's fixed sampling policy, the same for the whole run.
+  SamplingPolicy sampling_policy = SamplingPolicy::kBalanced;
+  // ESCHER's value traversals: exploration at each decision, in [0, 1). Every recorded return
+  // is importance-corrected for the exploration of the decisions after it.
+  double value_epsilon = 0.01;
 
   // Ranges (the field table's); errors name the field and the allowed range.
   absl::Status Validate() const;
@@ -166,6 +191,11 @@ struct ValueScheme : HybridScheme {
   static constexpr Scheme kScheme = Scheme::kValue;
   static constexpr bool kValues = true;
 };
+// ESCHER runs its own traversal class (EscherTraversal); these members only say what it records.
+struct EscherScheme {
+  static constexpr Scheme kScheme = Scheme::kEscher;
+  static constexpr bool kValues = true;
+};
 
 // The sample kinds a scheme produces: the trainer keeps a memory for each.
 PerKind<bool> SchemeSampleKinds(Scheme scheme);
@@ -180,6 +210,8 @@ decltype(auto) VisitScheme(Scheme scheme, Fn&& fn) {
       return fn(OutcomeScheme{});
     case Scheme::kHybrid:
       return fn(HybridScheme{});
+    case Scheme::kEscher:
+      return fn(EscherScheme{});
     case Scheme::kValue:
       break;
   }
@@ -190,7 +222,7 @@ template <engine::Game G>
 struct TraversalParams {
   const G* game;
   const CfrConfig* config;
-  int traverser;
+  int traverser;  // 0 or 1; kValueTraversal for ESCHER's value traversals
   int iteration;
   int64_t index;  // traversal index within the iteration; stored in the samples
 };
@@ -438,12 +470,228 @@ class CfrTraversal {
   WorkerStats& stats_;
 };
 
+// ESCHER's fixed sampling policy xi at a decision of the mover of `view` with legal actions
+// `legal`: writes its probabilities into `out` (num_actions floats). Uniform: 1/n on every legal
+// action. Balanced: uniform over the action classes present (game.ActionClass), then uniform
+// within the class. Full support, and a function of the mover's information state only, the same
+// in every iteration: that is what makes ESCHER's targets CFR's regrets up to a per-infoset
+// constant (EscherTraversal).
+template <engine::Game G>
+void FixedPolicy(const G& game, const typename G::View& view, uint32_t legal, SamplingPolicy policy,
+                 std::span<float> out) {
+  std::fill(out.begin(), out.end(), 0.0f);
+  if (policy == SamplingPolicy::kUniform) {
+    const float p = 1.0f / static_cast<float>(std::popcount(legal));
+    for (uint32_t m = legal; m; m &= m - 1) out[std::countr_zero(m)] = p;
+    return;
+  }
+  std::array<uint32_t, engine::kMaxActionClasses> members{};
+  std::array<int, 32> class_of{};
+  for (uint32_t m = legal; m; m &= m - 1) {
+    const int a = std::countr_zero(m);
+    const int c = static_cast<int>(game.ActionClass(view, a));
+    LCFR_DCHECK(c >= 0 && c < engine::kMaxActionClasses);
+    class_of[a] = c;
+    members[c] |= 1u << a;
+  }
+  int classes = 0;
+  for (uint32_t c : members) classes += c != 0;
+  for (uint32_t m = legal; m; m &= m - 1) {
+    const int a = std::countr_zero(m);
+    out[a] = static_cast<float>(1.0 / (classes * std::popcount(members[class_of[a]])));
+  }
+}
+
+// One ESCHER traversal (traverser 0 or 1: a regret traversal; kValueTraversal: a value
+// traversal). Runs on a fiber like CfrTraversal; allocation-free except for sample storage.
+//
+// Why the regret targets are CFR's. Take an infoset I of the traverser i and an action a. A regret
+// traversal reaches history h with probability pi_c(h) pi_-i^sigma(h) pi_i^xi(h): chance, the
+// other player on its current strategy sigma^t, the traverser on the fixed xi. With perfect
+// recall every h in I has the same sequence of the traverser's own actions and information
+// states, and xi depends only on those, so pi_i^xi(h) = pi^xi(I) for every h in I. The target
+// stored at h is Q(h, a) - sum_b sigma^t(b | I) Q(h, b), with Q the history action values under
+// sigma^t. So the expected sum of the targets at I per traversal is
+//   pi^xi(I) * sum_{h in I} pi_c(h) pi_-i(h) (Q(h, a) - sum_b sigma(b) Q(h, b))
+//   = pi^xi(I) * r^t(I, a),
+// the counterfactual regret times pi^xi(I) > 0 (xi has full support). pi^xi(I) depends on neither
+// t nor sigma: summed over the iterations (with linear weights or not), each infoset's regrets
+// are CFR's scaled by a positive constant of its own, and regret matching, which normalises the
+// positive part per infoset, gives exactly CFR's strategy. (A sampling policy that changed with t,
+// such as sigma^t itself, would scale each iteration differently: that is the value scheme's
+// bias.) Tests check the identity exactly on Kuhn and Leduc with the exact Q of engine/exact.h.
+// Q depends on future chance only through its expectation: the history encoding leaves out the
+// deck order (Lost Cities) or the board card still to come (Leduc), and the value network
+// learns the average over it, which is what the identity needs.
+//
+// Value traversals. Both players sample from q = value_epsilon * uniform + (1 - value_epsilon) *
+// sigma; each decision (with probability value_sample_rate) records a value sample: the history
+// encoding, the action taken in the mask, and as target the mover's return times the product of
+// sigma / q over the decisions after it. That product corrects the later exploration: the target
+// is an unbiased estimate of Q(h, a) under sigma^t for the action a taken at h, whichever way a
+// was chosen, and exploration makes every legal action's value trained.
+template <engine::Game G>
+class EscherTraversal {
+ public:
+  using State = typename G::State;
+  using Params = TraversalParams<G>;
+
+  EscherTraversal(const Params& params, engine::Rng rng, PolicyClient& policy,
+                  std::span<float> features, SampleSet& samples, WorkerStats& stats)
+      : game_(*params.game),
+        config_(*params.config),
+        traverser_(params.traverser),
+        iteration_(params.iteration),
+        index_(params.index),
+        num_actions_(params.game->num_actions()),
+        inv_scale_(1.0 / (params.config->payoff_scale > 0 ? params.config->payoff_scale
+                                                          : params.game->DefaultPayoffScale())),
+        rng_(rng),
+        policy_(policy),
+        features_(features),
+        advantage_(samples[SampleKind::kAdvantage]),
+        strategy_(samples[SampleKind::kStrategy]),
+        value_(samples[SampleKind::kValue]),
+        stats_(stats) {
+    LCFR_DCHECK(params.config->scheme == Scheme::kEscher);
+    LCFR_DCHECK_LE(num_actions_, 32);
+  }
+
+  // A regret traversal returns the traverser's payoff of its trajectory, a value traversal
+  // player 0's (scaled payoff units).
+  double Run() {
+    State state = game_.Deal(rng_);
+    if (traverser_ == kValueTraversal) return ValueWalk(state).first;
+    return RegretWalk(state);
+  }
+
+ private:
+  double RegretWalk(State& s) {
+    while (!game_.IsTerminal(s)) {
+      ++stats_.nodes;
+      const int player = game_.CurrentPlayer(s);
+      const uint32_t legal = game_.LegalMask(s);
+      game_.MoverView(s, view_);
+      game_.Encode(view_, features_);
+      std::array<float, 32> sigma;
+      policy_.Evaluate(AdvantageNetwork(player), Head::kRegretMatching, features_, legal,
+                       std::span<float>(sigma.data(), num_actions_));
+      int action;
+      if (player != traverser_) {
+        RecordStrategy(player, legal, sigma);
+        action = Sample(sigma, legal, 0.0);
+      } else {
+        const size_t i = advantage_.Add(features_, ViewBytes(view_), legal, 1.0f, iteration_,
+                                        traverser_, index_);
+        ++stats_.advantage_samples;
+        game_.HistoryView(s, history_);
+        game_.Encode(history_, features_);
+        std::array<float, 32> q{};
+        policy_.Evaluate(kValueNetwork, Head::kRaw, features_, legal,
+                         std::span<float>(q.data(), num_actions_));
+        double node = 0;
+        for (uint32_t m = legal; m; m &= m - 1) {
+          const int a = std::countr_zero(m);
+          node += sigma[a] * q[a];
+        }
+        const std::span<float> target = advantage_.target(i);
+        for (uint32_t m = legal; m; m &= m - 1) {
+          const int a = std::countr_zero(m);
+          target[a] = static_cast<float>(q[a] - node);
+        }
+        std::array<float, 32> xi;
+        FixedPolicy(game_, view_, legal, config_.sampling_policy,
+                    std::span<float>(xi.data(), num_actions_));
+        action = Sample(xi, legal, 0.0);
+      }
+      game_.ApplyUnchecked(s, action);
+    }
+    ++stats_.nodes;
+    if (game_.HitDecisionCap(s)) ++stats_.capped_leaves;
+    return static_cast<double>(game_.Payoff(s, traverser_)) * inv_scale_;
+  }
+
+  // Returns player 0's payoff at the trajectory's end and the product of sigma / q over the
+  // decisions from `s` on.
+  std::pair<double, double> ValueWalk(State& s) {
+    ++stats_.nodes;
+    if (game_.IsTerminal(s)) {
+      if (game_.HitDecisionCap(s)) ++stats_.capped_leaves;
+      return {static_cast<double>(game_.Payoff(s, 0)) * inv_scale_, 1.0};
+    }
+    const int player = game_.CurrentPlayer(s);
+    const uint32_t legal = game_.LegalMask(s);
+    game_.MoverView(s, view_);
+    game_.Encode(view_, features_);
+    std::array<float, 32> sigma;
+    policy_.Evaluate(AdvantageNetwork(player), Head::kRegretMatching, features_, legal,
+                     std::span<float>(sigma.data(), num_actions_));
+    const double epsilon = config_.value_epsilon;
+    const int action = Sample(sigma, legal, epsilon);
+    const double q = epsilon / std::popcount(legal) + (1 - epsilon) * sigma[action];
+    const bool record =
+        config_.value_sample_rate >= 1.0 || rng_.UniformDouble() < config_.value_sample_rate;
+    size_t iv = 0;
+    if (record) {
+      game_.HistoryView(s, history_);
+      game_.Encode(history_, features_);
+      iv = value_.Add(features_, ViewBytes(history_), 1u << action, 1.0f, iteration_, player,
+                      index_);
+      ++stats_.value_samples;
+    }
+    game_.ApplyUnchecked(s, action);
+    const auto [payoff0, ratio] = ValueWalk(s);
+    if (record) {
+      value_.target(iv)[action] = static_cast<float>((player == 0 ? payoff0 : -payoff0) * ratio);
+    }
+    return {payoff0, ratio * sigma[action] / q};
+  }
+
+  void RecordStrategy(int player, uint32_t legal, const std::array<float, 32>& sigma) {
+    const double rate = config_.strategy_sample_rate;
+    if (rate < 1.0 && rng_.UniformDouble() >= rate) return;
+    const size_t i = strategy_.Add(features_, ViewBytes(view_), legal,
+                                   static_cast<float>(1.0 / rate), iteration_, player, index_);
+    std::copy(sigma.begin(), sigma.begin() + num_actions_, strategy_.target(i).begin());
+    ++stats_.strategy_samples;
+  }
+
+  int Sample(const std::array<float, 32>& probabilities, uint32_t legal, double epsilon) {
+    const int action = SampleAction(std::span<const float>(probabilities.data(), num_actions_),
+                                    legal, epsilon, rng_.UniformDouble());
+    LCFR_CHECK_GE(action, 0) << "the evaluator returned no probability on a legal action";
+    return action;
+  }
+
+  const G& game_;
+  const CfrConfig& config_;
+  const int traverser_;
+  const int iteration_;
+  const int64_t index_;
+  const int num_actions_;
+  const double inv_scale_;
+  engine::Rng rng_;
+  PolicyClient& policy_;
+  std::span<float> features_;
+  typename G::View view_{};
+  typename G::View history_{};
+  SampleBuffer& advantage_;
+  SampleBuffer& strategy_;
+  SampleBuffer& value_;
+  WorkerStats& stats_;
+};
+
 // Runs one traversal with the scheme policy of params.config->scheme; returns its value.
 template <engine::Game G>
 double RunTraversal(const TraversalParams<G>& params, engine::Rng rng, PolicyClient& policy,
                     std::span<float> features, SampleSet& samples, WorkerStats& stats) {
   return VisitScheme(params.config->scheme, [&](auto scheme) {
-    return CfrTraversal<G, decltype(scheme)>(params, rng, policy, features, samples, stats).Run();
+    using S = decltype(scheme);
+    if constexpr (std::is_same_v<S, EscherScheme>) {
+      return EscherTraversal<G>(params, rng, policy, features, samples, stats).Run();
+    } else {
+      return CfrTraversal<G, S>(params, rng, policy, features, samples, stats).Run();
+    }
   });
 }
 

@@ -105,7 +105,8 @@ class TraversalRunner {
     }
   }
 
-  // Runs traversals [0, count) for `traverser` at `iteration` and blocks until all finished.
+  // Runs traversals [0, count) for `traverser` (0, 1, or kValueTraversal under ESCHER) at
+  // `iteration` and blocks until all finished.
   // Samples stream to `sink` as traversals complete (contract in traversal/samples.h). If a
   // traversal, the sink or an evaluator throws, that worker's other traversals are cancelled
   // and the first failure (lowest worker) is rethrown here once every worker has stopped.
@@ -118,7 +119,8 @@ class TraversalRunner {
   // all of them, so the shares' samples together are those of the whole range. Worker w runs
   // [first + count * w / W, first + count * (w + 1) / W).
   void Run(int iteration, int traverser, int64_t first, int64_t count, SampleSink& sink) {
-    LCFR_CHECK(traverser == 0 || traverser == 1);
+    LCFR_CHECK(traverser == 0 || traverser == 1 ||
+               (traverser == kValueTraversal && config_.cfr.scheme == Scheme::kEscher));
     const int num_workers = static_cast<int>(workers_.size());
     sink.BeginRun(num_workers);
     auto body = [&](int w) {

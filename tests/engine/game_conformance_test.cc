@@ -1,6 +1,7 @@
 // The generic conformance template: what every model of the Game concept (engine/game.h) must do,
 // checked by seeded random playouts on Kuhn, Leduc and Lost Cities (classic and small variants).
 // The Lost Cities suite (conformance_test.cc) adds the game's own invariants.
+#include <algorithm>
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -152,6 +153,73 @@ TEST_CASE("game views: the toy games' views hide the opponent's card and the unr
   };
   CHECK(SameBytes(round_two(0, 2, 4), round_two(0, 5, 4)));
   CHECK(!SameBytes(round_two(0, 2, 4), round_two(0, 2, 3)));
+}
+
+TEST_CASE("history views: both hands, never future chance, from the mover's side",
+          "[conformance]") {
+  auto history = [](const auto& game, const auto& state) {
+    typename std::decay_t<decltype(game)>::View v;
+    game.HistoryView(state, v);
+    return v;
+  };
+  const KuhnPoker kuhn;
+  CHECK(!SameBytes(history(kuhn, KuhnPoker::DealCards(0, 1)),
+                   history(kuhn, KuhnPoker::DealCards(0, 2))));
+  const LeducPoker leduc;
+  // Round one: the opponent's card is revealed, the board still to come is not.
+  CHECK(SameBytes(history(leduc, LeducPoker::DealCards(0, 2, 4)),
+                  history(leduc, LeducPoker::DealCards(0, 2, 5))));
+  CHECK(!SameBytes(history(leduc, LeducPoker::DealCards(0, 2, 4)),
+                   history(leduc, LeducPoker::DealCards(0, 5, 4))));
+
+  const LostCities game;
+  Rng rng(5);
+  std::vector<float> a(game.EncodingSize()), b(game.EncodingSize());
+  int checked = 0;
+  for (int g = 0; g < 20; ++g) {
+    State s = game.Deal(rng);
+    for (int step = 0; !game.IsTerminal(s); ++step) {
+      if (step % 7 == 3 && s.deck_size > 2) {
+        const View view = history(game, s);
+        game.Encode(view, a);
+        // The deck order is future chance: reordering the deck changes nothing.
+        State reordered = s;
+        std::reverse(reordered.deck.begin(), reordered.deck.begin() + reordered.deck_size);
+        REQUIRE(SameBytes(history(game, reordered), view));
+        // The opponent's whole hand is in it: the known-in-the-opponent's-hand plane holds it.
+        const int opp = 1 - s.player;
+        for (int j = 0; j < s.hand_count[opp]; ++j) {
+          const Card card = s.hand[opp][j];
+          REQUIRE(((view.opponent_known[CardColor(card)] >> CardIndex(card)) & 1) == 1);
+        }
+        // From the mover's side: the same position with the seats swapped encodes the same.
+        State swapped = s;
+        std::swap(swapped.hand[0], swapped.hand[1]);
+        std::swap(swapped.hand_count[0], swapped.hand_count[1]);
+        std::swap(swapped.expedition[0], swapped.expedition[1]);
+        std::swap(swapped.known[0], swapped.known[1]);
+        std::swap(swapped.expedition_sum[0], swapped.expedition_sum[1]);
+        std::swap(swapped.score[0], swapped.score[1]);
+        swapped.player = static_cast<uint8_t>(1 - s.player);
+        REQUIRE(game.CheckInvariants(swapped).ok());
+        game.Encode(history(game, swapped), b);
+        REQUIRE(std::memcmp(a.data(), b.data(), sizeof(float) * a.size()) == 0);
+        CHECK(game.Payoff(swapped, swapped.player) == game.Payoff(s, s.player));
+        // And it differs from the infoset encoding whenever an unknown card is in that hand.
+        game.Encode(s, b);
+        bool unknown = false;
+        for (int j = 0; j < s.hand_count[opp]; ++j) {
+          const Card card = s.hand[opp][j];
+          unknown |= ((s.known[opp][CardColor(card)] >> CardIndex(card)) & 1) == 0;
+        }
+        CHECK((std::memcmp(a.data(), b.data(), sizeof(float) * a.size()) != 0) == unknown);
+        ++checked;
+      }
+      const std::vector<int> actions = game.LegalActions(s);
+      game.ApplyUnchecked(s, actions[rng.Uniform(static_cast<uint32_t>(actions.size()))]);
+    }
+  }
+  CHECK(checked > 100);
 }
 
 }  // namespace

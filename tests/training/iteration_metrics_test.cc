@@ -12,8 +12,24 @@ TEST_CASE("IterationMetrics: a line round-trips, and bad lines name the key", "[
   IterationMetrics m;
   m.iteration = 4;
   m.value_loss = 0.5;
-  m.eval = std::vector<BotResult>{{"random", 0.9, 0.85, 0.94, 30.5, 200, 1},
-                                  {"discard-only", 0.1, 0.07, 0.14, -20, 200, 0}};
+  auto bot = [](std::string opponent, std::string policy, double win_rate) {
+    BotResult r;
+    r.opponent = std::move(opponent);
+    r.policy = std::move(policy);
+    r.win_rate = win_rate;
+    r.ci_low = win_rate - 0.05;
+    r.ci_high = win_rate + 0.04;
+    r.games = 200;
+    r.colors_opened = 2.5;
+    r.score_per_color = 12.25;
+    r.positive_share = 0.75;
+    r.wagers_below_cost = 0.5;
+    r.fallback_rate = 0.125;
+    return r;
+  };
+  m.eval = std::vector<BotResult>{bot("random", "", 0.9), bot("discard-only", "", 0.1),
+                                  bot("random", "current-greedy", 0.95),
+                                  bot("discard-only", "current-greedy", 0.25)};
   m.time.traversal = 2.5;
   m.time.checkpoint = 0.25;
   m.advantage_loss = {0.125, 0.25};
@@ -26,7 +42,17 @@ TEST_CASE("IterationMetrics: a line round-trips, and bad lines name the key", "[
   auto back = IterationMetrics::FromJsonLine(line);
   REQUIRE(back.ok());
   CHECK(back->ToJsonLine() == line);
-  CHECK(back->eval->at(1).opponent == "discard-only");         // order kept
+  CHECK(back->eval->at(1).opponent == "discard-only");  // order kept
+  // eval.<bot> for the default policy, eval.<policy>.<bot> for a policy, with the expedition
+  // statistics, and the fallback rate for a current (regret-matching) policy only.
+  REQUIRE(back->eval->size() == 4);
+  CHECK(back->eval->at(3).policy == "current-greedy");
+  CHECK(back->eval->at(3).win_rate == 0.25);
+  CHECK(back->eval->at(3).fallback_rate == 0.125);
+  CHECK(back->eval->at(0).fallback_rate == 0.0);
+  CHECK(back->eval->at(0).positive_share == 0.75);
+  CHECK_THAT(line, Catch::Contains("\"current-greedy\":{\"random\":{\"win_rate\":0.95"));
+  CHECK_THAT(ProgressLine(*back, 10, 65), !Catch::Contains("0.95"));
   CHECK(line.find("\"strategy_loss\"") == std::string::npos);  // absent, not null
   CHECK_THAT(ProgressLine(*back, 10, 65), Catch::Contains("iter 4/10 | 1m5s/it | ETA 6m30s"));
   CHECK_THAT(ProgressLine(*back, 10, 65), Catch::Contains("| value loss 0.5 | vs random 0.9"));

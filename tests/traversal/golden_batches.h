@@ -41,6 +41,10 @@ void RunGoldenBatch(const std::string& name, const G& game, const RunnerConfig& 
     return std::make_unique<PseudoNetworkEvaluator>(game.EncodingSize(), game.num_actions(), 5);
   });
   CollectingSink sink(ShapeOf(game));
+  // ESCHER's value traversals first, as the trainer runs them.
+  if (config.cfr.scheme == Scheme::kEscher) {
+    runner.Run(iteration, kValueTraversal, traversals, sink);
+  }
   for (int p = 0; p < 2; ++p) runner.Run(iteration, p, traversals, sink);
   fn(name, game, sink);
 }
@@ -55,7 +59,8 @@ void ForEachGoldenBatch(Fn&& fn) {
   // The toy games under every scheme.
   const engine::KuhnPoker kuhn;
   const engine::LeducPoker leduc;
-  for (Scheme scheme : {Scheme::kExternal, Scheme::kOutcome, Scheme::kHybrid, Scheme::kValue}) {
+  for (Scheme scheme :
+       {Scheme::kExternal, Scheme::kOutcome, Scheme::kHybrid, Scheme::kValue, Scheme::kEscher}) {
     RunnerConfig c = config;
     c.cfr.scheme = scheme;
     c.cfr.hybrid_depth = 1;
@@ -65,6 +70,8 @@ void ForEachGoldenBatch(Fn&& fn) {
     c.cfr.value_sample_rate = 0.5;
     c.cfr.value_from_iteration = 2;
     c.cfr.start_depth_max = 0;
+    c.cfr.sampling_policy = SamplingPolicy::kUniform;
+    c.cfr.value_epsilon = 0.1;
     const std::string scheme_name(SchemeName(scheme));
     RunGoldenBatch("kuhn/" + scheme_name, kuhn, c, 3, 64, fn);
     RunGoldenBatch("leduc/" + scheme_name, leduc, c, 3, 64, fn);
@@ -86,6 +93,11 @@ void ForEachGoldenBatch(Fn&& fn) {
   c.cfr.hybrid_actions = 4;
   c.cfr.hybrid_epsilon = 0.1;
   RunGoldenBatch("lost-cities/hybrid", lost_cities, c, 2, 12, fn);
+  c.cfr.scheme = Scheme::kEscher;
+  c.cfr.sampling_policy = SamplingPolicy::kBalanced;
+  c.cfr.value_epsilon = 0.01;
+  c.cfr.value_sample_rate = 0.25;
+  RunGoldenBatch("lost-cities/escher", lost_cities, c, 2, 12, fn);
 }
 
 }  // namespace lcfr::traversal::testing
