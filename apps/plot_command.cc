@@ -35,6 +35,10 @@ int RunPlot(const PlotOptions& opts) {
   std::string losses, throughput;
   bool has_value_loss = false;               // the value scheme
   std::map<std::string, std::string> evals;  // name -> "iteration value low high" lines
+  // Per evaluation.policies entry and bot, the same; the default policy's expedition statistics
+  // per bot: "iteration colors_opened positive_share score_per_color wagers_below_cost".
+  std::map<std::pair<std::string, std::string>, std::string> policies;
+  std::map<std::string, std::string> expeditions;
   int line_no = 0, iterations = 0;
   for (std::string line; std::getline(in, line);) {
     ++line_no;
@@ -60,7 +64,15 @@ int RunPlot(const PlotOptions& opts) {
     }
     if (m->eval) {
       for (const training::BotResult& r : *m->eval) {
-        evals[r.opponent] += fmt::format("{} {} {} {}\n", t, r.win_rate, r.ci_low, r.ci_high);
+        const std::string row = fmt::format("{} {} {} {}\n", t, r.win_rate, r.ci_low, r.ci_high);
+        if (!r.policy.empty()) {
+          policies[{r.policy, r.opponent}] += row;
+          continue;
+        }
+        evals[r.opponent] += row;
+        expeditions[r.opponent] +=
+            fmt::format("{} {} {} {} {}\n", t, r.colors_opened, r.positive_share, r.score_per_color,
+                        r.wagers_below_cost);
       }
     }
   }
@@ -74,6 +86,7 @@ int RunPlot(const PlotOptions& opts) {
     return kExitFailure;
   }
   std::vector<std::pair<std::string, GnuplotChart>> charts;
+  charts.reserve(6);
   auto chart_of = [](std::string script, std::string data_name, std::string data) {
     GnuplotChart chart;
     chart.script = std::move(script);
@@ -116,6 +129,41 @@ int RunPlot(const PlotOptions& opts) {
                           "set xlabel 'iteration'\nplot ", plots);
     charts.emplace_back(toy ? "exploitability.png" : "win_rates.png", std::move(chart));
   }
+  if (!policies.empty()) {
+    GnuplotChart chart;
+    std::string plots;
+    for (const auto& [key, series] : policies) {
+      const std::string file = fmt::format("policy{}.dat", chart.data.size());
+      chart.data.emplace_back(file, series);
+      plots += fmt::format("{}'{}' u 1:2 w lp t '{} vs {}'", plots.empty() ? "" : ", ", file,
+                           GnuplotLabel(key.first), GnuplotLabel(key.second));
+    }
+    chart.script = StrCat(
+        "set grid\nset key outside right\n"
+        "set title 'win rate per policy (average / current, sampled / greedy)'\n"
+        "set ylabel 'win rate'\nset yrange [0:1]\nset xlabel 'iteration'\nplot ",
+        plots);
+    charts.emplace_back("policies.png", std::move(chart));
+  }
+  if (!expeditions.empty()) {
+    GnuplotChart chart;
+    std::string plots;
+    for (const auto& [name, series] : expeditions) {
+      const std::string file = fmt::format("exp{}.dat", chart.data.size());
+      chart.data.emplace_back(file, series);
+      const std::string label = GnuplotLabel(name);
+      plots += fmt::format(
+          "{}'{}' u 1:2 w lp t 'colors opened per game vs {}', "
+          "'{}' u 1:3 w lp dt 2 t 'share of opened colors > 0 vs {}', "
+          "'{}' u 1:5 w lp dt 3 t 'wagered colors below cost per game vs {}'",
+          plots.empty() ? "" : ", ", file, label, file, label, file, label);
+    }
+    chart.script = StrCat(
+        "set grid\nset key outside right\n"
+        "set title 'expeditions of the network (default policy)'\nset xlabel 'iteration'\nplot ",
+        plots);
+    charts.emplace_back("expeditions.png", std::move(chart));
+  }
   int failures = 0;
   for (const auto& [name, chart] : charts) {
     const std::string png = out_dir + "/" + name;
@@ -135,8 +183,9 @@ CommandFn AddPlotCommand(CLI::App& app) {
   auto opts = std::make_shared<PlotOptions>();
   CLI::App* sub = app.add_subcommand(
       "plot",
-      "PNG charts of a training run's metrics.jsonl: win rates (or exploitability) and "
-      "losses against iterations, and throughput. Prints the files written.");
+      "PNG charts of a training run's metrics.jsonl: win rates (or exploitability), win rates "
+      "per evaluation policy, expedition statistics and losses against iterations, and "
+      "throughput. Prints the files written.");
   sub->add_option("run_dir", opts->run_dir, "the run directory")->required();
   sub->add_option("--out", opts->out_dir, "where to write the PNGs (default: RUN_DIR/plots)");
   return [opts] { return RunPlot(*opts); };

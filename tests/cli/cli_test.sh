@@ -124,6 +124,14 @@ run="$tmp/run"
 expect_exit 0 "train smoke" -- "$lcfr" train --config "$src/configs/smoke.yaml" --run-dir "$run" --quiet
 contains "$tmp/out" "$run" "train prints the run directory"
 if [[ $(wc -l <"$run/metrics.jsonl") -eq 4 ]]; then pass; else fail "train: metrics.jsonl lines"; fi
+expect_exit 0 "train escher on Lost Cities" -- "$lcfr" train --config "$src/configs/smoke.yaml" \
+  --set traversal.scheme=escher --set traversal.value_traversals=16 --run-dir "$tmp/escher" --quiet
+if [[ $(grep -c '"value_loss"' "$tmp/escher/metrics.jsonl") -eq 4 ]]; then pass; else fail "escher: value_loss every iteration"; fi
+contains "$tmp/escher/metrics.jsonl" '"current-greedy":{' "escher: evaluations per policy"
+expect_exit 2 "train bad sampling policy" -- "$lcfr" train --set traversal.sampling_policy=greedy --run-dir "$tmp/x"
+contains "$tmp/err" "traversal.sampling_policy" "a bad sampling policy names its key"
+expect_exit 2 "train bad evaluation policy" -- "$lcfr" train --set "evaluation.policies=[average, best]" --run-dir "$tmp/x"
+contains "$tmp/err" "unknown policy 'best'" "a bad evaluation policy is named"
 expect_exit 2 "train into a used run dir" -- "$lcfr" train --config "$src/configs/smoke.yaml" --run-dir "$run" --quiet
 contains "$tmp/err" "already holds a run" "train refuses a used run dir"
 expect_exit 2 "train unknown key" -- "$lcfr" train --set traversal.widht=3 --run-dir "$tmp/x"
@@ -241,9 +249,16 @@ contains "$tmp/err" "LATEST names iter_000099, which does not exist" "LATEST nam
 expect_exit 0 "eval json" -- "$lcfr" eval --checkpoint "$run" --opponent random --games 20 --json
 contains "$tmp/out" '"win_rate":' "eval json has win_rate"
 contains "$tmp/out" '"games":20' "eval json has games"
+expect_exit 0 "eval current greedy" -- "$lcfr" eval --checkpoint "$run" --opponent random --games 20 \
+  --policy current --greedy --json
+contains "$tmp/out" '"policy":"current-greedy"' "eval json names the policy"
+contains "$tmp/out" '"fallback_rate":' "a current policy reports its fallback rate"
+contains "$tmp/out" '"positive_share":' "eval json has the expedition statistics"
+expect_exit 2 "eval bad policy" -- "$lcfr" eval --checkpoint "$run" --games 2 --policy best
+contains "$tmp/err" "--policy" "a bad --policy is named"
 expect_exit 2 "eval missing checkpoint" -- "$lcfr" eval --checkpoint "$tmp/nowhere" --games 10
 expect_exit 0 "plot" -- "$lcfr" plot "$run"
-if [[ -s "$run/plots/win_rates.png" && -s "$run/plots/losses.png" ]]; then pass; else fail "plot files"; fi
+if [[ -s "$run/plots/win_rates.png" && -s "$run/plots/losses.png" && -s "$run/plots/policies.png" && -s "$run/plots/expeditions.png" ]]; then pass; else fail "plot files"; fi
 # No file operation and no gnuplot script goes through a shell: quotes in the run directory, in
 # --out and in an opponent's name inside metrics.jsonl are just characters (issue 13, item 1).
 mkdir -p "$tmp/inj"
