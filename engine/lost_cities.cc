@@ -235,6 +235,18 @@ int LostCities::ActionClass(const View& v, int action) const {
   return useless ? kDiscardUseless : kDiscardOther;
 }
 
+int LostCities::ActionMeaning(const View& v, int action) const {
+  const int types = 1 + rules_.ranks;
+  const int block = 2 * types + 1;
+  const Move move = DecodeAction(action);
+  if (move.kind == Move::Kind::kDrawDeck) return rules_.colors * block;
+  if (move.kind == Move::Kind::kDrawPile) return move.index * block + 2 * types;
+  const Card card = v.hand[move.index];
+  const int i = CardIndex(card);
+  const int type = i < rules_.wagers ? 0 : 1 + (i - rules_.wagers);
+  return CardColor(card) * block + (move.kind == Move::Kind::kDiscard ? types : 0) + type;
+}
+
 std::vector<int> LostCities::LegalActions(const State& s) const {
   std::vector<int> actions;
   ForEachBit(LegalMask(s), [&](int a) { actions.push_back(a); });

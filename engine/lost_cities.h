@@ -255,6 +255,15 @@ class LostCities {
   static constexpr int kNumActionClasses = 7;
   int ActionClass(const View& v, int action) const;
 
+  // ---- Action meanings (the cards network, inference/cards_net.h) ------------------------
+  // What a slot action is, independent of the hand slot: the card's color and type (type 0 =
+  // a wager, equal wagers merged; 1 + r = the numbered card of rank index r) with play or
+  // discard, a pile draw, or the deck. Numbering, with T = 1 + ranks: per color c a block of
+  // 2T + 1 meanings, c * (2T + 1) + [play type t: t | discard type t: T + t | draw pile c: 2T];
+  // then the deck, colors * (2T + 1). Classic rules: 106 meanings. Read from the mover's view.
+  int NumActionMeanings() const { return rules_.colors * (2 * (1 + rules_.ranks) + 1) + 1; }
+  int ActionMeaning(const View& v, int action) const;
+
   // Cards that the player to move cannot see: the opponent's hand minus its known cards,
   // plus the deck. (Used by tests and by determinization; reads hidden information.)
   std::vector<Card> HiddenFromMover(const State& s) const;

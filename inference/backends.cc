@@ -14,6 +14,7 @@
 #endif
 
 #include "engine/check.h"
+#include "inference/cards_net.h"
 #include "inference/policy_ops.h"
 #include "traversal/regret_matching.h"
 
@@ -122,6 +123,28 @@ at::Tensor Fp32Forward::Run(const at::Tensor& x, const std::vector<int>& used, i
     in_width = out_width;
   }
   return in.view({blocks, rows, actions_});
+}
+
+void CardsStackedForward::Refresh(const ModelSnapshot& snapshot) {
+  if (device_.is_cpu()) {
+    activation_ = snapshot.activation;
+    weights_ = snapshot.weights;
+    biases_ = snapshot.biases;
+    return;
+  }
+  CopyWeights(snapshot, at::kFloat, weights_, biases_);
+}
+
+at::Tensor CardsStackedForward::Run(const at::Tensor& x, const std::vector<int>& used,
+                                    int64_t rows) {
+  const int64_t blocks = static_cast<int64_t>(used.size());
+  const at::Tensor in = x.narrow(0, 0, blocks * rows * features_).view({blocks, rows, features_});
+  std::vector<at::Tensor> weights, biases;
+  for (size_t l = 0; l < weights_.size(); ++l) {
+    weights.push_back(Select(weights_[l], used));
+    biases.push_back(Select(biases_[l], used));
+  }
+  return CardsForward(in, weights, biases, shape_, activation_).contiguous();
 }
 
 Bf16Forward::Bf16Forward(at::Device device, const NetworkShape& shape)
@@ -308,7 +331,9 @@ std::unique_ptr<Backend> MakeBackend(const InferenceConfig& config, bool cuda,
                                 : auto_bf16                          ? kBf16MinRows
                                                                      : -1;
   std::unique_ptr<Forward> forward;
-  if (bf16_min_rows == 1) {
+  if (shape.config.architecture == Architecture::kCards) {
+    forward = std::make_unique<CardsStackedForward>(device, shape);
+  } else if (bf16_min_rows == 1) {
     forward = std::make_unique<Bf16Forward>(device, shape);
   } else if (bf16_min_rows > 1) {
     forward = std::make_unique<PrecisionSwitch>(
@@ -318,7 +343,12 @@ std::unique_ptr<Backend> MakeBackend(const InferenceConfig& config, bool cuda,
     forward = std::make_unique<Fp32Forward>(device, shape, config.max_rows);
   }
 #if defined(LCFR_TORCH_CUDA)
-  if (cuda) return std::make_unique<CudaBackend>(config, shape, std::move(forward));
+  if (cuda) {
+    // The cards network builds index tensors per forward: not capturable as a CUDA graph.
+    InferenceConfig cuda_config = config;
+    if (shape.config.architecture == Architecture::kCards) cuda_config.cuda_graphs = false;
+    return std::make_unique<CudaBackend>(cuda_config, shape, std::move(forward));
+  }
 #endif
   LCFR_CHECK(!cuda) << "a CUDA backend in a build without CUDA";
   return std::make_unique<CpuBackend>(std::move(forward));

@@ -82,6 +82,20 @@ class Bf16Forward final : public StackedForward {
   std::vector<at::Tensor> weights_, biases_;
 };
 
+// The cards network (inference/cards_net.h) on the stacked weights of the networks asked for:
+// one CardsForward over all their blocks, fp32 (precision settings do not apply).
+class CardsStackedForward final : public StackedForward {
+ public:
+  CardsStackedForward(at::Device device, const NetworkShape& shape)
+      : StackedForward(device, shape), shape_(shape) {}
+  void Refresh(const ModelSnapshot& snapshot) override;
+  at::Tensor Run(const at::Tensor& x, const std::vector<int>& used, int64_t rows) override;
+
+ private:
+  NetworkShape shape_;
+  std::vector<at::Tensor> weights_, biases_;
+};
+
 // bf16 for chunks of at least `min_rows` rows (blocks x rows), fp32 below.
 class PrecisionSwitch final : public Forward {
  public:

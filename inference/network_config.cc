@@ -7,6 +7,9 @@ namespace lcfr::inference {
 namespace {
 
 constexpr engine::Field<NetworkConfig> kNetworkFields[] = {
+    engine::Choice<&NetworkConfig::architecture>(
+        "architecture", kArchitectureNames,
+        "mlp (any game) | cards (Lost Cities: colour-shared, outputs bound to cards)"),
     engine::Number("hidden_width", &NetworkConfig::hidden_width, 1, 65536,
                    "units per hidden layer"),
     engine::Number("hidden_layers", &NetworkConfig::hidden_layers, 0, 64, "hidden layers"),
@@ -15,6 +18,10 @@ constexpr engine::Field<NetworkConfig> kNetworkFields[] = {
 };
 
 }  // namespace
+
+std::string_view ArchitectureName(Architecture architecture) {
+  return engine::NameOf(kArchitectureNames, static_cast<int>(architecture));
+}
 
 std::string_view ActivationName(Activation activation) {
   return engine::NameOf(kActivationNames, static_cast<int>(activation));
@@ -40,8 +47,9 @@ absl::Status NetworkConfig::Validate() const {
 
 std::string NetworkShape::ToString() const {
   return lcfr::StreamCat(game, " (encoding ", encoding_version, "): ", input_size, " -> ",
-                         config.hidden_width, "x", config.hidden_layers, " ",
-                         ActivationName(config.activation), " -> ", num_actions);
+                         ArchitectureName(config.architecture), " ", config.hidden_width, "x",
+                         config.hidden_layers, " ", ActivationName(config.activation), " -> ",
+                         num_actions);
 }
 
 bool NetworkShape::operator==(const NetworkShape& other) const {
@@ -49,7 +57,8 @@ bool NetworkShape::operator==(const NetworkShape& other) const {
          input_size == other.input_size && num_actions == other.num_actions &&
          config.hidden_width == other.config.hidden_width &&
          config.hidden_layers == other.config.hidden_layers &&
-         config.activation == other.config.activation;
+         config.activation == other.config.activation &&
+         config.architecture == other.config.architecture && cards == other.cards;
 }
 
 }  // namespace lcfr::inference

@@ -26,10 +26,18 @@ inline constexpr engine::EnumName kDeviceNames[] = {{"cpu", 0}, {"cuda", 1}, {"a
 std::string_view DeviceName(Device device);  // "cpu", "cuda", "auto"
 absl::StatusOr<Device> ParseDevice(std::string_view name);
 
+// The network architectures (inference/networks.h): kMlp, the plain MLP over the encoding (every
+// game); kCards, Lost Cities' colour-shared network with outputs bound to what an action is
+// (inference/cards_net.h).
+enum class Architecture { kMlp, kCards };
+inline constexpr engine::EnumName kArchitectureNames[] = {{"mlp", 0}, {"cards", 1}};
+std::string_view ArchitectureName(Architecture architecture);  // "mlp", "cards"
+
 // The default training run's network (configs/default.yaml); the seed's was 512x3.
 struct NetworkConfig {
+  Architecture architecture = Architecture::kMlp;
   int hidden_width = 128;  // units per hidden layer
-  int hidden_layers = 2;   // hidden layers
+  int hidden_layers = 2;   // hidden layers (cards: of the colour encoder)
   Activation activation = Activation::kRelu;
 
   absl::Status Validate() const;  // the field table's ranges; errors name the field
@@ -38,6 +46,17 @@ struct NetworkConfig {
 // NetworkConfig's field table (engine/fields.h).
 std::span<const engine::Field<NetworkConfig>> NetworkConfigFields();
 
+// The Lost Cities rule dimensions the cards network reads its encoding by (engine/lost_cities.h's
+// layout); all 0 for the MLP.
+struct CardsDims {
+  int colors = 0;
+  int ranks = 0;
+  int wagers = 0;
+  int min_rank = 0;
+  int hand_size = 0;
+  bool operator==(const CardsDims&) const = default;
+};
+
 // Everything a set of networks must agree on with the game it plays.
 struct NetworkShape {
   std::string game;          // e.g. "lost-cities", "kuhn", "leduc"
@@ -45,8 +64,9 @@ struct NetworkShape {
   int input_size = 0;        // the game's EncodingSize()
   int num_actions = 0;
   NetworkConfig config;
+  CardsDims cards;  // architecture cards only
 
-  // "lost-cities (encoding 1): 618 -> 512x3 relu -> 31"
+  // "lost-cities (encoding 1): 618 -> mlp 512x3 relu -> 31"
   std::string ToString() const;
   bool operator==(const NetworkShape& other) const;
 };

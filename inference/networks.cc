@@ -14,36 +14,50 @@
 #include "engine/atomic_file.h"
 #include "engine/error_text.h"
 #include "engine/stream_cat.h"
+#include "inference/cards_net.h"
 
 namespace lcfr::inference {
 namespace {
 
 // Format 2 holds four networks; format 1 (before the value network) three, and loads with a
-// fresh value network.
-constexpr int64_t kFormatVersion = 3;
+// fresh value network. Format 3 adds the encoding version, format 4 the architecture (and the
+// cards network's dimensions); earlier files hold MLPs.
+constexpr int64_t kFormatVersion = 4;
 
 }  // namespace
 
-MlpImpl::MlpImpl(int input_size, int output_size, const NetworkConfig& config)
-    : input_size_(input_size),
-      output_size_(output_size),
-      config_(config),
-      activation_(config.activation) {
+PolicyNetImpl::PolicyNetImpl(const NetworkShape& shape)
+    : shape_(shape), activation_(shape.config.activation) {
   reset();
 }
 
-void MlpImpl::reset() {
+void PolicyNetImpl::reset() {
   layers_.clear();
-  int in = input_size_;
-  for (int l = 0; l < config_.hidden_layers; ++l) {
-    layers_.push_back(
-        register_module(lcfr::StreamCat("fc", l), torch::nn::Linear(in, config_.hidden_width)));
-    in = config_.hidden_width;
+  if (shape_.config.architecture == Architecture::kCards) {
+    int l = 0;
+    for (const auto& [in, out] : CardsLayerSizes(shape_)) {
+      layers_.push_back(register_module(lcfr::StreamCat("cards", l++), torch::nn::Linear(in, out)));
+    }
+    return;
   }
-  layers_.push_back(register_module("out", torch::nn::Linear(in, output_size_)));
+  int in = shape_.input_size;
+  for (int l = 0; l < shape_.config.hidden_layers; ++l) {
+    layers_.push_back(register_module(lcfr::StreamCat("fc", l),
+                                      torch::nn::Linear(in, shape_.config.hidden_width)));
+    in = shape_.config.hidden_width;
+  }
+  layers_.push_back(register_module("out", torch::nn::Linear(in, shape_.num_actions)));
 }
 
-torch::Tensor MlpImpl::forward(torch::Tensor x) {
+torch::Tensor PolicyNetImpl::forward(torch::Tensor x) {
+  if (shape_.config.architecture == Architecture::kCards) {
+    std::vector<at::Tensor> weights, biases;
+    for (const torch::nn::Linear& layer : layers_) {
+      weights.push_back(layer->weight.t().unsqueeze(0));
+      biases.push_back(layer->bias.view({1, 1, -1}));
+    }
+    return CardsForward(x.unsqueeze(0), weights, biases, shape_, activation_).squeeze(0);
+  }
   for (size_t l = 0; l < layers_.size(); ++l) {
     x = layers_[l]->forward(x);
     if (l + 1 == layers_.size()) break;
@@ -66,7 +80,7 @@ NetworkSet NetworkSet::Create(const NetworkShape& shape, uint64_t seed) {
   torch::manual_seed(seed);
   NetworkSet set;
   set.shape = shape;
-  for (auto& net : set.nets) net = Mlp(shape.input_size, shape.num_actions, shape.config);
+  for (auto& net : set.nets) net = PolicyNet(shape);
   return set;
 }
 
@@ -74,7 +88,7 @@ NetworkSet NetworkSet::Clone() const {
   NetworkSet copy;
   copy.shape = shape;
   for (int i = 0; i < kNumNetworks; ++i) {
-    copy.nets[i] = Mlp(std::dynamic_pointer_cast<MlpImpl>(nets[i]->clone()));
+    copy.nets[i] = PolicyNet(std::dynamic_pointer_cast<PolicyNetImpl>(nets[i]->clone()));
   }
   return copy;
 }
@@ -95,6 +109,12 @@ absl::Status SaveNetworks(const NetworkSet& networks, const std::string& path) {
                   c10::IValue(static_cast<int64_t>(networks.shape.config.hidden_layers)));
     archive.write("activation",
                   c10::IValue(std::string(ActivationName(networks.shape.config.activation))));
+    archive.write("architecture",
+                  c10::IValue(std::string(ArchitectureName(networks.shape.config.architecture))));
+    const CardsDims& cards = networks.shape.cards;
+    archive.write("cards_dims",
+                  c10::IValue(std::vector<int64_t>{cards.colors, cards.ranks, cards.wagers,
+                                                   cards.min_rank, cards.hand_size}));
     for (int i = 0; i < kNumNetworks; ++i) {
       torch::serialize::OutputArchive net;
       networks.nets[i]->save(net);
@@ -151,12 +171,32 @@ absl::StatusOr<NetworkSet> LoadNetworks(const std::string& path, const NetworkSh
     const auto activation = ParseActivation(read_string("activation"));
     if (!activation.ok()) throw std::runtime_error(std::string(activation.status().message()));
     shape.config.activation = *activation;
+    // Files before the cards architecture hold MLPs.
+    if (archive.try_read("architecture", value)) {
+      if (!value.isString()) throw std::runtime_error("invalid 'architecture'");
+      const std::string name = value.toStringRef();
+      if (name == "mlp") {
+        shape.config.architecture = Architecture::kMlp;
+      } else if (name == "cards") {
+        shape.config.architecture = Architecture::kCards;
+      } else {
+        throw std::runtime_error(lcfr::StreamCat("unknown architecture '", name, "'"));
+      }
+      if (!archive.try_read("cards_dims", value) || !value.isIntList() ||
+          value.toIntList().size() != 5) {
+        throw std::runtime_error("missing or invalid 'cards_dims'");
+      }
+      const auto dims = value.toIntList();
+      auto dim = [&dims](size_t i) { return static_cast<int>(dims.get(i)); };
+      shape.cards = {dim(0), dim(1), dim(2), dim(3), dim(4)};
+    }
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(
         lcfr::StreamCat(path, ": not a networks file of this program (", ErrorText(e), ")"));
   }
   if (const absl::Status status = shape.config.Validate();
-      !status.ok() || shape.input_size < 1 || shape.num_actions < 1) {
+      !status.ok() || shape.input_size < 1 || shape.num_actions < 1 ||
+      (shape.config.architecture == Architecture::kCards && !CardsShapeProblem(shape).empty())) {
     return absl::InvalidArgumentError(lcfr::StreamCat(path, ": invalid shape ", shape.ToString()));
   }
   if (expected != nullptr && !(shape == *expected)) {

@@ -4,7 +4,8 @@
 // A NetworkSet holds the four networks of a Deep CFR run, indexed by the network ids of
 // traversal/evaluator.h: advantage network of player 0, of player 1, the strategy network and
 // the value network (trained by the value scheme only).
-// Each is an MLP input -> hidden_width x hidden_layers (activation) -> num_actions.
+// Each is a PolicyNet of the shape's architecture: an MLP input -> hidden_width x hidden_layers
+// (activation) -> num_actions, or the cards network (inference/cards_net.h).
 #ifndef LCFR_INFERENCE_NETWORKS_H_
 #define LCFR_INFERENCE_NETWORKS_H_
 
@@ -24,31 +25,34 @@
 
 namespace lcfr::inference {
 
-class MlpImpl : public torch::nn::Cloneable<MlpImpl> {
+class PolicyNetImpl : public torch::nn::Cloneable<PolicyNetImpl> {
  public:
-  MlpImpl(int input_size, int output_size, const NetworkConfig& config);
+  // A network of `shape`'s architecture (network.architecture): the MLP, or the cards network
+  // (inference/cards_net.h).
+  explicit PolicyNetImpl(const NetworkShape& shape);
   // (Re)creates the layers with fresh initialisation; Cloneable's clone() relies on it.
   void reset() override;
-  // x: [rows, input_size] -> [rows, output_size] (raw advantages or logits).
+  // x: [rows, input_size] -> [rows, num_actions] (raw advantages, logits or action values).
   torch::Tensor forward(torch::Tensor x);
 
+  // Its linear layers in order (the MLP's, or CardsLayerSizes'): what the fused evaluator stacks.
   const std::vector<torch::nn::Linear>& layers() const { return layers_; }
   Activation activation() const { return activation_; }
+  Architecture architecture() const { return shape_.config.architecture; }
 
  private:
-  int input_size_;
-  int output_size_;
-  NetworkConfig config_;
+  NetworkShape shape_;
   std::vector<torch::nn::Linear> layers_;
   Activation activation_;
 };
-TORCH_MODULE(Mlp);
+TORCH_MODULE(PolicyNet);
 
 inline constexpr int kNumNetworks = 4;
 
 struct NetworkSet {
   NetworkShape shape;
-  std::array<Mlp, kNumNetworks> nets{Mlp(nullptr), Mlp(nullptr), Mlp(nullptr), Mlp(nullptr)};
+  std::array<PolicyNet, kNumNetworks> nets{PolicyNet(nullptr), PolicyNet(nullptr),
+                                           PolicyNet(nullptr), PolicyNet(nullptr)};
 
   // Fresh networks with libtorch's default initialisation, seeded (torch::manual_seed).
   static NetworkSet Create(const NetworkShape& shape, uint64_t seed);

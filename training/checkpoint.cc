@@ -46,11 +46,8 @@ absl::StatusOr<CheckpointPolicy> LoadCheckpointPolicy(const std::string& path) {
   auto config = LoadConfigFile(dir + "/config.yaml");
   if (!config.ok()) return config.status();
   inference::NetworkShape shape;
-  shape.game = std::string(GameName(config->run.game));
-  VisitGame(*config, [&shape](const auto& game) {
-    shape.encoding_version = game.EncodingVersion();
-    shape.input_size = game.EncodingSize();
-    shape.num_actions = game.num_actions();
+  VisitGame(*config, [&shape, &config](const auto& game) {
+    shape = NetworkShapeOf(game, config->run.game, config->network);
   });
   shape.config = config->network;
   auto networks = inference::LoadNetworks(dir + "/networks.pt", &shape);

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -35,6 +36,26 @@ decltype(auto) VisitGame(const TrainConfig& config, Fn&& fn) {
   }
   const engine::LostCities lost_cities(config.rules);
   return fn(lost_cities);
+}
+
+// The shape of the networks that play `game` with `config` (the game's encoding and actions,
+// and for Lost Cities the rule dimensions the cards architecture reads its encoding by).
+template <typename G>
+inference::NetworkShape NetworkShapeOf(const G& game, GameId id,
+                                       const inference::NetworkConfig& config) {
+  inference::NetworkShape shape;
+  shape.game = std::string(GameName(id));
+  shape.encoding_version = game.EncodingVersion();
+  shape.input_size = game.EncodingSize();
+  shape.num_actions = game.num_actions();
+  shape.config = config;
+  if constexpr (std::is_same_v<G, engine::LostCities>) {
+    if (config.architecture == inference::Architecture::kCards) {
+      const engine::Rules& r = game.rules();
+      shape.cards = {r.colors, r.ranks, r.wagers, r.min_rank, r.hand_size};
+    }
+  }
+  return shape;
 }
 
 // The devices a run uses, resolved from its configuration (kCpu or kCuda each).

@@ -482,6 +482,12 @@ absl::Status Validate(const TrainConfig& c) {
        }) {
     if (!s.ok()) return s;
   }
+  if (c.network.architecture == inference::Architecture::kCards &&
+      c.run.game != GameId::kLostCities) {
+    return absl::InvalidArgumentError(
+        lcfr::StrCat("network.architecture: cards is for Lost Cities, run.game is ",
+                     GameName(c.run.game), " (use mlp)"));
+  }
   if (c.evaluation.policies.empty()) {
     return absl::InvalidArgumentError("evaluation.policies: at least one policy");
   }

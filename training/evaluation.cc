@@ -136,7 +136,7 @@ BotResult ToBotResult(const std::string& opponent, const std::string& policy,
 absl::StatusOr<std::vector<BotResult>> PlayEvaluationMatches(
     const engine::LostCities& game, std::shared_ptr<const inference::ModelStore> store,
     const inference::InferenceConfig& inference, const EvaluationConfig& config, uint64_t seed) {
-  std::vector<BotResult> results;
+  std::vector<BotResult> defaults, results;
   std::vector<PlayPolicy> policies;
   for (const std::string& name : config.policies) {
     absl::StatusOr<PlayPolicy> policy = PlayPolicy::Parse(name);
@@ -154,11 +154,13 @@ absl::StatusOr<std::vector<BotResult>> PlayEvaluationMatches(
             result.status().code(),
             lcfr::StreamCat("evaluation against ", opponent, ": ", result.status().message()));
       }
-      if (k == 0) results.push_back(ToBotResult(opponent, "", *result));
+      if (k == 0) defaults.push_back(ToBotResult(opponent, "", *result));
       results.push_back(ToBotResult(opponent, policies[k].Name(), *result));
     }
   }
-  return results;
+  // The default keys first (eval.<bot>), then eval.<policy>.<bot>.
+  defaults.insert(defaults.end(), results.begin(), results.end());
+  return defaults;
 }
 
 }  // namespace lcfr::training

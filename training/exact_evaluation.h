@@ -19,7 +19,7 @@
 namespace lcfr::training {
 
 template <engine::EnumerableGame G>
-engine::ExploitabilityResult ExactPolicyExploitability(const G& game, inference::Mlp& net,
+engine::ExploitabilityResult ExactPolicyExploitability(const G& game, inference::PolicyNet& net,
                                                        torch::Device device) {
   c10::InferenceMode guard;
   const int features_size = game.EncodingSize();

@@ -148,7 +148,7 @@ double Learner::Fit(inference::NetworkSet& nets, int n, const SampleMemory& memo
   return tail_steps ? tail_loss / tail_steps : 0.0;
 }
 
-double GradientSync::AllReduce(inference::MlpImpl& net, int64_t contributing, double loss) {
+double GradientSync::AllReduce(inference::PolicyNetImpl& net, int64_t contributing, double loss) {
   std::vector<torch::Tensor> grads;
   int64_t total = 0;
   for (torch::Tensor& param : net.parameters()) {

@@ -17,7 +17,7 @@
 #include "training/memory.h"
 
 namespace lcfr::inference {
-class MlpImpl;
+class PolicyNetImpl;
 struct NetworkSet;
 }  // namespace lcfr::inference
 
@@ -45,7 +45,7 @@ class GradientSync {
   explicit GradientSync(Communicator& comm) : comm_(comm) {}
   // Replaces each gradient of `net` with the average over the `contributing` ranks; returns the
   // mean of their `loss`. Collective.
-  double AllReduce(inference::MlpImpl& net, int64_t contributing, double loss);
+  double AllReduce(inference::PolicyNetImpl& net, int64_t contributing, double loss);
 
  private:
   Communicator& comm_;

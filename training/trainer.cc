@@ -84,11 +84,7 @@ class Trainer {
         world_(comm.world_size()),
         learner_(options.config.training, game.EncodingSize(), game.num_actions(),
                  devices.training == inference::Device::kCuda, comm) {
-    shape_.game = std::string(GameName(config_.run.game));
-    shape_.encoding_version = game.EncodingVersion();
-    shape_.input_size = feature_size_;
-    shape_.num_actions = num_actions_;
-    shape_.config = config_.network;
+    shape_ = NetworkShapeOf(game, config_.run.game, config_.network);
     device_ = devices.training == inference::Device::kCuda ? torch::kCUDA : torch::kCPU;
     // Each rank keeps its share of every memory; together they hold the configured capacity.
     auto shard = [this](int capacity) {
@@ -429,7 +425,7 @@ class Trainer {
 
   void Reinitialize(int n, uint64_t seed) {
     torch::manual_seed(seed);
-    nets_.nets[n] = inference::Mlp(shape_.input_size, shape_.num_actions, shape_.config);
+    nets_.nets[n] = inference::PolicyNet(shape_);
     nets_.nets[n]->to(device_);
   }
 

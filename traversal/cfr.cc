@@ -20,7 +20,8 @@ constexpr engine::Field<CfrConfig> kCfrFields[] = {
     Number("hybrid_epsilon", &CfrConfig::hybrid_epsilon, 0, 1,
            "hybrid: exploration in the sampled tail"),
     Number("start_depth_max", &CfrConfig::start_depth_max, 0, 1e6,
-           "random starts: a prefix of uniform-in-[0, N] decisions, so samples cover whole games"),
+           "random starts: a prefix of uniform-in-[0, N] decisions, so samples cover whole games "
+           "(escher: of its value traversals, one player on the sampling policy)"),
     Number("strategy_sample_rate", &CfrConfig::strategy_sample_rate, 1e-9, 1,
            "probability that an opponent decision yields a strategy sample (weight 1/rate)"),
     Flag("common_random_numbers", &CfrConfig::common_random_numbers,

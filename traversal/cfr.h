@@ -56,7 +56,8 @@
 //   target Q(h, a) - sum_b sigma(b) Q(h, b) from a history value network (kValueNetwork on the
 //   game's history encoding: both players' private information, never future chance), weight 1.
 //   Separate value traversals (traverser kValueTraversal) play both players on policy and record
-//   the value network's training samples. Why this is CFR is argued next to EscherTraversal.
+//   the value network's training samples, after a random prefix (start_depth_max) in which one
+//   player follows the sampling policy. Why this is CFR is argued next to EscherTraversal.
 //
 // Sample weights (traversal/samples.h): a node reached through sampled traverser actions
 // carries weight 1/q, q = the product over those actions of their sampling probability (q(a*)
@@ -119,7 +120,8 @@ struct CfrConfig {
   // thousands of such decisions; all of them would be mostly memory traffic.
   double strategy_sample_rate = 0.1;
   // Random starts: a prefix of uniform-in-[0, start_depth_max] decisions before the scheme runs
-  // (see above); 0 = every traversal starts at the deal. >= 0.
+  // (see above); 0 = every traversal starts at the deal. >= 0. ESCHER: its value traversals'
+  // prefix (EscherTraversal); its regret traversals always start at the deal.
   int start_depth_max = 120;
   // Common random numbers: every expanded action's subtree starts from the same random stream,
   // so the rollouts of different actions share their later random draws. Each subtree's value
@@ -561,11 +563,45 @@ class EscherTraversal {
   // player 0's (scaled payoff units).
   double Run() {
     State state = game_.Deal(rng_);
-    if (traverser_ == kValueTraversal) return ValueWalk(state).first;
+    if (traverser_ == kValueTraversal) {
+      // A prefix of L decisions, L uniform in [0, start_depth_max], with one player (by the
+      // traversal's parity) on the fixed sampling policy and the other on its strategy: the
+      // states where the value samples start are then distributed like those where the regret
+      // traversals ask Q. No sample is recorded in the prefix; from its end both players follow
+      // their strategies, so the returns still estimate Q under sigma.
+      if (config_.start_depth_max > 0) {
+        const int sampler = static_cast<int>(index_ % 2);
+        const int length =
+            static_cast<int>(rng_.Uniform(static_cast<uint32_t>(config_.start_depth_max) + 1));
+        for (int step = 0; step < length && !game_.IsTerminal(state); ++step) {
+          PlayPrefix(state, sampler);
+        }
+      }
+      return ValueWalk(state).first;
+    }
     return RegretWalk(state);
   }
 
  private:
+  // One prefix decision of a value traversal: `sampler` on the fixed policy, the other player on
+  // its strategy.
+  void PlayPrefix(State& s, int sampler) {
+    ++stats_.nodes;
+    const int player = game_.CurrentPlayer(s);
+    const uint32_t legal = game_.LegalMask(s);
+    game_.MoverView(s, view_);
+    std::array<float, 32> p{};
+    if (player == sampler) {
+      FixedPolicy(game_, view_, legal, config_.sampling_policy,
+                  std::span<float>(p.data(), num_actions_));
+    } else {
+      game_.Encode(view_, features_);
+      policy_.Evaluate(AdvantageNetwork(player), Head::kRegretMatching, features_, legal,
+                       std::span<float>(p.data(), num_actions_));
+    }
+    game_.ApplyUnchecked(s, Sample(p, legal, 0.0));
+  }
+
   double RegretWalk(State& s) {
     while (!game_.IsTerminal(s)) {
       ++stats_.nodes;

@@ -229,8 +229,8 @@ CATCH_TEST_CASE("Networks: save and load round trip; mismatches are errors", "[i
   CATCH_REQUIRE(!mismatch.ok());
   CATCH_CHECK_THAT(
       std::string(mismatch.status().message()),
-      Catch::Contains("holds networks for test (encoding 0): 20 -> 32x2 relu -> 7, expected "
-                      "test (encoding 0): 20 -> 64x2 relu -> 7"));
+      Catch::Contains("holds networks for test (encoding 0): 20 -> mlp 32x2 relu -> 7, expected "
+                      "test (encoding 0): 20 -> mlp 64x2 relu -> 7"));
   // The same sizes under another encoding version: refused, both versions named.
   NetworkShape newer = expected;
   newer.encoding_version = 2;
@@ -238,7 +238,7 @@ CATCH_TEST_CASE("Networks: save and load round trip; mismatches are errors", "[i
   CATCH_REQUIRE(!reencoded.ok());
   CATCH_CHECK_THAT(
       std::string(reencoded.status().message()),
-      Catch::Contains("(encoding 0): 20 -> 32x2 relu -> 7, expected test (encoding 2)"));
+      Catch::Contains("(encoding 0): 20 -> mlp 32x2 relu -> 7, expected test (encoding 2)"));
   CATCH_CHECK(LoadNetworks(dir + "/absent.pt").status().code() == absl::StatusCode::kNotFound);
   std::ofstream(dir + "/garbage.pt") << "not a checkpoint";
   auto garbage = LoadNetworks(dir + "/garbage.pt");

@@ -39,14 +39,23 @@ CATCH_TEST_CASE("PlayEvaluationMatches: one result per opponent, deterministic, 
   config.workers = 2;
   const auto first = PlayEvaluationMatches(game, store, inference, config, 11);
   CATCH_REQUIRE(first.ok());
-  CATCH_REQUIRE(first->size() == 2);
+  // The default keys (the first policy) for each opponent, then each policy's.
+  const size_t policies = config.policies.size();
+  CATCH_REQUIRE(policies == 3);
+  CATCH_REQUIRE(first->size() == 2 * (1 + policies));
   for (size_t i = 0; i < first->size(); ++i) {
     const BotResult& r = (*first)[i];
-    CATCH_CHECK(r.opponent == config.opponents[i]);
+    CATCH_CHECK(r.opponent == config.opponents[i % 2]);
+    CATCH_CHECK(r.policy == (i < 2 ? std::string() : config.policies[(i - 2) / 2]));
     CATCH_CHECK(r.games == 8);
     CATCH_CHECK(r.ci_low <= r.win_rate);
     CATCH_CHECK(r.win_rate <= r.ci_high);
+    CATCH_CHECK(r.colors_opened >= 0);
+    CATCH_CHECK(r.colors_opened <= 5);
   }
+  // The first policy's own entries repeat the default ones.
+  CATCH_CHECK((*first)[2].win_rate == (*first)[0].win_rate);
+  CATCH_CHECK((*first)[3].mean_score_diff == (*first)[1].mean_score_diff);
   const auto again = PlayEvaluationMatches(game, store, inference, config, 11);
   CATCH_REQUIRE(again.ok());
   for (size_t i = 0; i < first->size(); ++i) {

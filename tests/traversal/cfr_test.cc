@@ -767,6 +767,7 @@ TEST_CASE("ESCHER: value traversals' returns are unbiased for the history action
   RunnerConfig config = EscherRunner();
   config.seed = 9;
   config.cfr.value_epsilon = 0.3;  // heavy exploration: the importance correction matters
+  config.cfr.start_depth_max = 2;  // and a prefix with one player on the sampling policy
   const uint64_t salt = 10;        // a peaked strategy, far from the exploration's uniform
   const int64_t traversals = 100000;
   WorkerStats stats;
