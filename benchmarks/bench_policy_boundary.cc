@@ -261,6 +261,65 @@ void BM_GemmFloorBf16(benchmark::State& state) {
 }
 BENCHMARK(BM_GemmFloorBf16)->RangeMultiplier(2)->Range(1, 1024);
 
+// ---- The cards network (network.architecture: cards) -----------------------------------------
+// Its own shapes: LCFR_BENCH_CARDS_HIDDEN (default 128) wide, LCFR_BENCH_CARDS_LAYERS (default 2)
+// encoder layers.
+NetworkShape CardsBenchShape() {
+  NetworkShape shape = Shape();
+  shape.config.architecture = Architecture::kCards;
+  shape.config.hidden_width = EnvInt("LCFR_BENCH_CARDS_HIDDEN", 128);
+  shape.config.hidden_layers = EnvInt("LCFR_BENCH_CARDS_LAYERS", 2);
+  const engine::Rules& r = Game().rules();
+  shape.cards = {r.colors, r.ranks, r.wagers, r.min_rank, r.hand_size};
+  return shape;
+}
+
+const NetworkSet& CardsNetworks() {
+  static const NetworkSet nets = NetworkSet::Create(CardsBenchShape(), 1);
+  return nets;
+}
+
+// The evaluator on `rows` rows of the cards network: staging, the cards forward (gathers
+// included), regret matching.
+void BM_CardsBatchedForward(benchmark::State& state) {
+  at::set_num_threads(1);
+  const int rows = static_cast<int>(state.range(0));
+  static const auto store = std::make_shared<const ModelStore>(CardsNetworks());
+  auto evaluator = MakeBatchedEvaluator(store, InferenceConfig{});
+  if (!evaluator.ok())
+    return state.SkipWithError(std::string(evaluator.status().message()).c_str());
+  Requests requests = MakeRequests(rows, {0});
+  for (auto _ : state) (*evaluator)->Evaluate(requests.list);
+  SetPerCall(state, state.iterations(), state.iterations() * rows);
+}
+BENCHMARK(BM_CardsBatchedForward)->RangeMultiplier(2)->Range(1, 1024);
+
+// Its GEMM floor: the same matrix products at their own row counts (the encoder and the head on
+// rows x colours rows, the context and the deck on rows), into preallocated buffers.
+void BM_CardsGemmFloor(benchmark::State& state) {
+  c10::InferenceMode guard;
+  at::set_num_threads(1);
+  const int64_t rows = state.range(0);
+  const int64_t colours = Game().rules().colors;
+  const auto& layers = CardsNetworks().nets[0]->layers();
+  const size_t encoder = layers.size() - 4;
+  std::vector<at::Tensor> w, b, in, out;
+  for (size_t l = 0; l < layers.size(); ++l) {
+    const bool per_colour = l < encoder || l == encoder + 1 || l == encoder + 2;
+    const int64_t n = per_colour ? rows * colours : rows;
+    w.push_back(layers[l]->weight.detach().t().contiguous());
+    b.push_back(layers[l]->bias.detach().clone());
+    in.push_back(at::randn({n, layers[l]->weight.size(1)}));
+    out.push_back(at::empty({n, layers[l]->weight.size(0)}));
+  }
+  for (auto _ : state) {
+    for (size_t l = 0; l < w.size(); ++l) at::addmm_out(out[l], b[l], in[l], w[l]);
+    benchmark::DoNotOptimize(out.back().data_ptr<float>());
+  }
+  SetPerCall(state, state.iterations(), state.iterations() * rows);
+}
+BENCHMARK(BM_CardsGemmFloor)->RangeMultiplier(2)->Range(1, 1024);
+
 // Mixed batches of `rows` rows over several networks: one fused forward vs one forward per
 // network (the earlier engine's split).
 void MixedBatch(benchmark::State& state, Device device, bool split, int networks) {

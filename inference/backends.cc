@@ -144,7 +144,7 @@ at::Tensor CardsStackedForward::Run(const at::Tensor& x, const std::vector<int>&
     weights.push_back(Select(weights_[l], used));
     biases.push_back(Select(biases_[l], used));
   }
-  return CardsForward(in, weights, biases, shape_, activation_).contiguous();
+  return CardsForward(in, weights, biases, shape_, activation_, constants_).contiguous();
 }
 
 Bf16Forward::Bf16Forward(at::Device device, const NetworkShape& shape)

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "inference/batched_evaluator.h"
+#include "inference/cards_net.h"
 #include "inference/networks.h"
 #include "inference/snapshot.h"
 #include "inference/staging.h"
@@ -87,12 +88,15 @@ class Bf16Forward final : public StackedForward {
 class CardsStackedForward final : public StackedForward {
  public:
   CardsStackedForward(at::Device device, const NetworkShape& shape)
-      : StackedForward(device, shape), shape_(shape) {}
+      : StackedForward(device, shape),
+        shape_(shape),
+        constants_(CardsConstants::Make(shape, device)) {}
   void Refresh(const ModelSnapshot& snapshot) override;
   at::Tensor Run(const at::Tensor& x, const std::vector<int>& used, int64_t rows) override;
 
  private:
   NetworkShape shape_;
+  CardsConstants constants_;
   std::vector<at::Tensor> weights_, biases_;
 };
 

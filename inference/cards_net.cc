@@ -98,65 +98,91 @@ std::vector<std::pair<int64_t, int64_t>> CardsLayerSizes(const NetworkShape& sha
   return sizes;
 }
 
-at::Tensor CardsActionMeanings(const at::Tensor& x, const NetworkShape& shape) {
+CardsConstants CardsConstants::Make(const NetworkShape& shape, at::Device device) {
   const Layout l = LayoutOf(shape.cards);
-  at::Tensor slots = x.narrow(-1, l.slots, l.hand * l.slot_width);
-  std::vector<int64_t> sizes = x.sizes().vec();
-  sizes.back() = l.hand;
-  sizes.push_back(l.slot_width);
-  slots = slots.reshape(sizes);  // [..., H, slot_width]
-  const at::Tensor colour = slots.narrow(-1, 0, l.colors).argmax(-1);
-  const at::Tensor wager = slots.select(-1, l.colors) > 0.5;
-  const at::Tensor rank =
-      (slots.select(-1, l.colors + 1) * l.max_value).round().to(at::kLong) - l.min_rank;
-  const at::Tensor type = at::where(wager, at::zeros_like(rank), rank + 1).clamp(0, l.types - 1);
-  const at::Tensor play = colour * l.block + type;
-  // [..., H, 2]: play and discard of each slot, interleaved as the engine numbers them.
-  const at::Tensor cards = at::stack({play, play + l.types}, -1).flatten(-2);
-  std::vector<int64_t> fixed(static_cast<size_t>(1 + l.colors));
-  fixed[0] = l.colors * l.block;  // the deck
-  for (int64_t c = 0; c < l.colors; ++c) fixed[1 + c] = c * l.block + 2 * l.types;
-  std::vector<int64_t> expand = cards.sizes().vec();
-  expand.back() = 1 + l.colors;
-  const at::Tensor draws =
-      at::tensor(fixed, at::TensorOptions().dtype(at::kLong)).to(x.device()).expand(expand);
-  return at::cat({cards, draws}, -1);
+  const int64_t planes = LostCities::kCardPlanes;
+  const int64_t per_colour = planes * l.k + LostCities::kColorFeatures;
+  std::vector<int64_t> index;
+  index.reserve(static_cast<size_t>(l.colors * per_colour));
+  for (int64_t c = 0; c < l.colors; ++c) {
+    for (int64_t p = 0; p < planes; ++p) {
+      for (int64_t i = 0; i < l.k; ++i) index.push_back(p * l.colors * l.k + c * l.k + i);
+    }
+    for (int64_t f = 0; f < LostCities::kColorFeatures; ++f) {
+      index.push_back(l.colour_features + c * LostCities::kColorFeatures + f);
+    }
+  }
+  // Play slot j: colour(j) * block + type(j), type = 0 for a wager, else value - min_rank + 1.
+  // With the slot's colour one-hot o, wager flag w and value v / max_value (0 for a wager):
+  // sum_c o_c * c * block + v * max_value - (min_rank - 1) + w * (min_rank - 1). Discard: + T.
+  const int64_t actions = shape.num_actions;
+  at::Tensor weights = at::zeros({shape.input_size, actions});
+  at::Tensor bias = at::zeros({actions});
+  auto* wp = weights.data_ptr<float>();
+  auto* bp = bias.data_ptr<float>();
+  for (int64_t j = 0; j < l.hand; ++j) {
+    const int64_t slot = l.slots + j * l.slot_width;
+    for (int64_t kind = 0; kind < 2; ++kind) {
+      const int64_t a = 2 * j + kind;
+      for (int64_t c = 0; c < l.colors; ++c) {
+        wp[(slot + c) * actions + a] = static_cast<float>(c * l.block);
+      }
+      wp[(slot + l.colors) * actions + a] = static_cast<float>(l.min_rank - 1);
+      wp[(slot + l.colors + 1) * actions + a] = static_cast<float>(l.max_value);
+      bp[a] = static_cast<float>(-(l.min_rank - 1) + kind * l.types);
+    }
+  }
+  bp[2 * l.hand] = static_cast<float>(l.colors * l.block);  // the deck
+  for (int64_t c = 0; c < l.colors; ++c) {
+    bp[2 * l.hand + 1 + c] = static_cast<float>(c * l.block + 2 * l.types);
+  }
+  CardsConstants k;
+  k.encoder_index = at::tensor(index, at::TensorOptions().dtype(at::kLong)).to(device);
+  k.meaning_weights = weights.to(device);
+  k.meaning_bias = bias.to(device);
+  return k;
+}
+
+at::Tensor CardsActionMeanings(const at::Tensor& x, const NetworkShape& shape,
+                               const CardsConstants& constants) {
+  const Layout l = LayoutOf(shape.cards);
+  // Empty hand slots come out negative or past their colour: clamped, and illegal anyway.
+  return at::matmul(x, constants.meaning_weights)
+      .add_(constants.meaning_bias)
+      .round_()
+      .clamp_(0, static_cast<double>(l.colors * l.block))
+      .to(at::kLong);
 }
 
 at::Tensor CardsForward(const at::Tensor& x, const std::vector<at::Tensor>& weights,
                         const std::vector<at::Tensor>& biases, const NetworkShape& shape,
-                        Activation activation) {
+                        Activation activation, const CardsConstants& constants) {
   const Layout l = LayoutOf(shape.cards);
   const int64_t blocks = x.size(0), rows = x.size(1);
-  const int64_t planes = LostCities::kCardPlanes;
-  // Each colour's block: [B, R, C, 7K + 15].
-  const at::Tensor card_planes = x.narrow(2, 0, l.planes_size)
-                                     .reshape({blocks, rows, planes, l.colors, l.k})
-                                     .permute({0, 1, 3, 2, 4})
-                                     .reshape({blocks, rows, l.colors, planes * l.k});
-  const at::Tensor colour_features =
-      x.narrow(2, l.colour_features, LostCities::kColorFeatures * l.colors)
-          .reshape({blocks, rows, l.colors, LostCities::kColorFeatures});
-  at::Tensor h = at::cat({card_planes, colour_features}, 3).reshape({blocks, rows * l.colors, -1});
+  // Each colour's block, [B, R * C, 7K + 15], in one gather.
+  at::Tensor h = x.index_select(2, constants.encoder_index).view({blocks, rows * l.colors, -1});
   const size_t encoder_layers = weights.size() - 4;
   for (size_t i = 0; i < encoder_layers; ++i) {
     h = Activate(Linear(h, weights[i], biases[i]), activation);
   }
   const int64_t w = h.size(2);
-  const at::Tensor e = h.reshape({blocks, rows, l.colors, w});
+  const at::Tensor e = h.view({blocks, rows, l.colors, w});
   const at::Tensor globals = x.narrow(2, l.globals, LostCities::kGlobalFeatures);
   const at::Tensor pooled = at::cat({e.sum(2), std::get<0>(e.max(2)), globals}, 2);
   const size_t ctx = encoder_layers;
   const at::Tensor g = Activate(Linear(pooled, weights[ctx], biases[ctx]), activation);
-  const at::Tensor per_colour = at::cat({e, g.unsqueeze(2).expand({blocks, rows, l.colors, w})}, 3)
-                                    .reshape({blocks, rows * l.colors, 2 * w});
-  const at::Tensor hidden =
-      Activate(Linear(per_colour, weights[ctx + 1], biases[ctx + 1]), activation);
+  // The head's first layer on [e_c, g]: e_c's part per colour plus g's part broadcast.
+  const at::Tensor& head = weights[ctx + 1];                                   // [B, 2W, W]
+  const at::Tensor from_e = Linear(h, head.narrow(1, 0, w), biases[ctx + 1]);  // [B, R*C, W]
+  const at::Tensor from_g = at::bmm(g, head.narrow(1, w, w));                  // [B, R, W]
+  const at::Tensor hidden = Activate(
+      (from_e.view({blocks, rows, l.colors, w}) + from_g.unsqueeze(2)).view({blocks, -1, w}),
+      activation);
   const at::Tensor scores =
-      Linear(hidden, weights[ctx + 2], biases[ctx + 2]).reshape({blocks, rows, l.colors * l.block});
+      Linear(hidden, weights[ctx + 2], biases[ctx + 2]).view({blocks, rows, l.colors * l.block});
   const at::Tensor deck = Linear(g, weights[ctx + 3], biases[ctx + 3]);  // [B, R, 1]
   const at::Tensor meanings = at::cat({scores, deck}, 2);                // [B, R, M]
-  return at::gather(meanings, 2, CardsActionMeanings(x, shape));
+  return at::gather(meanings, 2, CardsActionMeanings(x, shape, constants));
 }
 
 }  // namespace lcfr::inference

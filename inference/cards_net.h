@@ -35,15 +35,27 @@ namespace lcfr::inference {
 // context, the head's hidden layer and output, the deck.
 std::vector<std::pair<int64_t, int64_t>> CardsLayerSizes(const NetworkShape& shape);
 
+// The constant tensors of a shape's cards forward, on one device: which encoding entries make
+// each colour's block (one index_select), and the linear map from the encoding to each slot
+// action's meaning index (the slot's colour one-hot, wager flag and value determine it linearly;
+// one matrix product, rounded).
+struct CardsConstants {
+  at::Tensor encoder_index;    // int64 [colors * (7K + 15)]
+  at::Tensor meaning_weights;  // float [input_size, num_actions]
+  at::Tensor meaning_bias;     // float [num_actions]
+  static CardsConstants Make(const NetworkShape& shape, at::Device device);
+};
+
 // x: [blocks, rows, input_size]; weights[l]: [blocks, in, out] (x @ W), biases[l]:
 // [blocks, 1, out]. Returns [blocks, rows, num_actions].
 at::Tensor CardsForward(const at::Tensor& x, const std::vector<at::Tensor>& weights,
                         const std::vector<at::Tensor>& biases, const NetworkShape& shape,
-                        Activation activation);
+                        Activation activation, const CardsConstants& constants);
 
 // The meaning index (engine::LostCities::ActionMeaning) of every slot action of every row of x
 // ([..., input_size] -> [..., num_actions], int64), as the network reads it from the encoding.
-at::Tensor CardsActionMeanings(const at::Tensor& x, const NetworkShape& shape);
+at::Tensor CardsActionMeanings(const at::Tensor& x, const NetworkShape& shape,
+                               const CardsConstants& constants);
 
 // Whether `shape` can carry the cards architecture (a Lost Cities encoding of its dimensions);
 // an error message naming the problem otherwise ("" when it can).

@@ -56,7 +56,11 @@ torch::Tensor PolicyNetImpl::forward(torch::Tensor x) {
       weights.push_back(layer->weight.t().unsqueeze(0));
       biases.push_back(layer->bias.view({1, 1, -1}));
     }
-    return CardsForward(x.unsqueeze(0), weights, biases, shape_, activation_).squeeze(0);
+    if (!cards_constants_ || cards_constants_->meaning_bias.device() != x.device()) {
+      cards_constants_ = std::make_shared<CardsConstants>(CardsConstants::Make(shape_, x.device()));
+    }
+    return CardsForward(x.unsqueeze(0), weights, biases, shape_, activation_, *cards_constants_)
+        .squeeze(0);
   }
   for (size_t l = 0; l < layers_.size(); ++l) {
     x = layers_[l]->forward(x);

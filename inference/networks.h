@@ -21,6 +21,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "inference/cards_net.h"
 #include "inference/network_config.h"
 
 namespace lcfr::inference {
@@ -44,6 +45,8 @@ class PolicyNetImpl : public torch::nn::Cloneable<PolicyNetImpl> {
   NetworkShape shape_;
   std::vector<torch::nn::Linear> layers_;
   Activation activation_;
+  // The cards forward's constants on the device of the last input (made on first use).
+  std::shared_ptr<CardsConstants> cards_constants_;
 };
 TORCH_MODULE(PolicyNet);
 

@@ -115,7 +115,8 @@ CATCH_TEST_CASE("Cards network: it reads every slot action as the game's ActionM
     const NetworkShape shape = CardsShape(game);
     CATCH_REQUIRE(CardsShapeProblem(shape).empty());
     const std::vector<State> states = States(game, 30, 3);
-    const at::Tensor meanings = CardsActionMeanings(Encodings(game, states), shape);
+    const at::Tensor meanings =
+        CardsActionMeanings(Encodings(game, states), shape, CardsConstants::Make(shape, at::kCPU));
     int checked = 0;
     for (size_t i = 0; i < states.size(); ++i) {
       const engine::View view = game.MoverView(states[i]);
