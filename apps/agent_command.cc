@@ -38,7 +38,9 @@ bool ReadLine(std::istream& in, size_t max_bytes, std::string& line, bool& too_l
 struct AgentOptions {
   std::string bot = "heuristic-balanced";
   std::string checkpoint;
-  PolicyOptions policy;
+  std::string model;
+  bool bot_given = false;  // --bot on the command line
+  PolicyOptions policy{"current", false};
   uint64_t seed = 1;
 };
 
@@ -46,14 +48,24 @@ int RunAgent(const AgentOptions& opts) {
   // The player: a bot, or a checkpoint's strategy network.
   std::unique_ptr<engine::Bot> player;
   engine::Rules checkpoint_rules;
-  if (!opts.checkpoint.empty()) {
+  // No player named: the shipped model (training::DefaultModelPath).
+  const std::string model = opts.model.empty() && opts.checkpoint.empty() && !opts.bot_given
+                                ? training::DefaultModelPath()
+                                : opts.model;
+  if (!opts.checkpoint.empty() || !model.empty()) {
     const absl::StatusOr<training::PlayPolicy> play =
         training::PlayPolicy::Parse(opts.policy.Name());
     if (!play.ok()) {
       PrintError("agent", std::string(play.status().message()));
       return kExitBadInput;
     }
-    auto bot = training::CheckpointBot::Load(opts.checkpoint, *play);
+    auto policy = opts.checkpoint.empty() ? training::LoadModelPolicy(model)
+                                          : training::LoadCheckpointPolicy(opts.checkpoint);
+    if (!policy.ok()) {
+      PrintError("agent", std::string(policy.status().message()));
+      return kExitBadInput;
+    }
+    auto bot = training::CheckpointBot::FromPolicy(*std::move(policy), *play);
     if (!bot.ok()) {
       PrintError("agent", std::string(bot.status().message()));
       return kExitBadInput;
@@ -118,9 +130,13 @@ CommandFn AddAgentCommand(CLI::App& app) {
       "line out ({\"play\":\"R7\"}, {\"discard\":\"B*\"}, {\"draw\":\"deck\"}, "
       "{\"draw\":\"G\"}). A bad line gets {\"error\":...} and the agent goes on; the exit "
       "code is 2 if any line was bad. See docs/agent_protocol.md.");
-  cmd->add_option("--bot", opts->bot,
-                  fmt::format("the player: {}", fmt::join(engine::BotNames(), ", ")))
-      ->capture_default_str();
+  CLI::Option* bot = cmd->add_option(
+      "--bot", opts->bot,
+      fmt::format("the player: {} (without --bot, --checkpoint or --model: the shipped model, "
+                  "models/lost-cities.pt)",
+                  fmt::join(engine::BotNames(), ", ")));
+  cmd->add_option("--model", opts->model,
+                  "a networks file (e.g. models/lost-cities.pt), with its config beside it");
   cmd->add_option(
       "--checkpoint", opts->checkpoint,
       "serve a trained strategy network instead of a bot (a checkpoint or run directory)");
@@ -128,7 +144,14 @@ CommandFn AddAgentCommand(CLI::App& app) {
       ->check(NonNegativeInteger())
       ->capture_default_str();
   AddPolicyOptions(cmd, &opts->policy);
-  return [opts] { return RunAgent(*opts); };
+  return [opts, bot] {
+    opts->bot_given = bot->count() > 0;
+    if (opts->bot_given + !opts->checkpoint.empty() + !opts->model.empty() > 1) {
+      PrintError("agent", "--bot, --checkpoint and --model name the player: give one");
+      return kExitBadInput;
+    }
+    return RunAgent(*opts);
+  };
 }
 
 }  // namespace lcfr::apps

@@ -38,7 +38,8 @@ absl::StatusOr<engine::Rules> RulesFromOverrides(const std::vector<std::string>&
 CLI::Validator NonNegativeInteger();
 
 // --policy average|current and --greedy (eval, agent, play): which network policy plays
-// (training/play_policy.h). The default (agent and play) is the one measured strongest.
+// (training/play_policy.h). agent and play default to current, sampled: the strongest measured
+// (benchmarks/README.md, issue 12); eval to average, as before.
 struct PolicyOptions {
   std::string policy = "average";
   bool greedy = false;

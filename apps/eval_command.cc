@@ -16,6 +16,7 @@ namespace {
 
 struct EvalOptions {
   std::string checkpoint;
+  std::string model;
   std::string opponent = "heuristic-cautious";
   int games = 1000;
   uint64_t seed = 1;
@@ -27,14 +28,19 @@ struct EvalOptions {
 };
 
 int RunEval(const EvalOptions& opts) {
-  auto policy = training::LoadCheckpointPolicy(opts.checkpoint);
+  if (opts.checkpoint.empty() == opts.model.empty()) {
+    PrintError("eval", "give one of --checkpoint and --model");
+    return kExitBadInput;
+  }
+  auto policy = opts.checkpoint.empty() ? training::LoadModelPolicy(opts.model)
+                                        : training::LoadCheckpointPolicy(opts.checkpoint);
   if (!policy.ok()) {
     PrintError("eval", std::string(policy.status().message()));
     return kExitBadInput;
   }
   if (policy->config.run.game != training::GameId::kLostCities) {
     PrintError("eval",
-               StrCat(opts.checkpoint, ": a ", training::GameName(policy->config.run.game),
+               StrCat(policy->directory, ": a ", training::GameName(policy->config.run.game),
                       " checkpoint; its exact exploitability is in the run's metrics.jsonl"));
     return kExitBadInput;
   }
@@ -130,7 +136,9 @@ CommandFn AddEvalCommand(CLI::App& app) {
       "Play a checkpoint's policy (--policy, --greedy) against a bot: batched games on paired "
       "deals "
       "with seats swapped; win rate with a 95% Wilson interval, mean score difference.");
-  sub->add_option("--checkpoint", opts->checkpoint, "checkpoint or run directory")->required();
+  sub->add_option("--checkpoint", opts->checkpoint, "checkpoint or run directory");
+  sub->add_option("--model", opts->model,
+                  "a networks file (e.g. models/lost-cities.pt), with its config beside it");
   sub->add_option("--opponent", opts->opponent, "the bot to play")->capture_default_str();
   sub->add_option("--games", opts->games, "games (pairs of deals, seats swapped)")
       ->check(CLI::Range(2, 100000000))

@@ -18,7 +18,9 @@ namespace {
 
 struct PlayOptions {
   std::string checkpoint;
-  PolicyOptions policy;
+  std::string model;
+  bool bot_given = false;  // --bot on the command line
+  PolicyOptions policy{"current", false};
   std::string bot = "heuristic-balanced";
   std::string auto_bot;  // plays the person's seat (a demo; also how the command is tested)
   int seat = 0;
@@ -97,14 +99,26 @@ int RunPlay(const PlayOptions& opts) {
   // The opponent: a bot, or a checkpoint's strategy network.
   std::unique_ptr<engine::Bot> opponent;
   std::string opponent_name = opts.bot;
-  if (!opts.checkpoint.empty()) {
+  // No opponent named: the shipped model (training::DefaultModelPath), on the classic rules it
+  // was trained for.
+  const std::string model =
+      opts.model.empty() && opts.checkpoint.empty() && !opts.bot_given && opts.rules.empty()
+          ? training::DefaultModelPath()
+          : opts.model;
+  if (!opts.checkpoint.empty() || !model.empty()) {
     const absl::StatusOr<training::PlayPolicy> play =
         training::PlayPolicy::Parse(opts.policy.Name());
     if (!play.ok()) {
       PrintError("play", std::string(play.status().message()));
       return kExitBadInput;
     }
-    auto bot = training::CheckpointBot::Load(opts.checkpoint, *play);
+    auto policy = opts.checkpoint.empty() ? training::LoadModelPolicy(model)
+                                          : training::LoadCheckpointPolicy(opts.checkpoint);
+    if (!policy.ok()) {
+      PrintError("play", std::string(policy.status().message()));
+      return kExitBadInput;
+    }
+    auto bot = training::CheckpointBot::FromPolicy(*std::move(policy), *play);
     if (!bot.ok()) {
       PrintError("play", std::string(bot.status().message()));
       return kExitBadInput;
@@ -185,7 +199,12 @@ CommandFn AddPlayCommand(CLI::App& app) {
       "play", "Play Lost Cities in the terminal against a bot or a trained checkpoint.");
   sub->add_option("--checkpoint", opts->checkpoint,
                   "play against a trained strategy network (checkpoint or run directory)");
-  sub->add_option("--bot", opts->bot, "the bot to play against")->capture_default_str();
+  CLI::Option* bot = sub->add_option(
+      "--bot", opts->bot,
+      "the bot to play against (without --bot, --checkpoint or --model: the shipped model, "
+      "models/lost-cities.pt)");
+  sub->add_option("--model", opts->model,
+                  "play against a networks file (e.g. models/lost-cities.pt), config beside it");
   sub->add_option("--seat", opts->seat, "your seat: 0 starts")
       ->check(CLI::Range(0, 1))
       ->capture_default_str();
@@ -195,7 +214,14 @@ CommandFn AddPlayCommand(CLI::App& app) {
   sub->add_option("--auto", opts->auto_bot, "let this bot play your seat (watch a game)");
   sub->add_option("--rule", opts->rules, "rule override key=value (bots only)");
   AddPolicyOptions(sub, &opts->policy);
-  return [opts] { return RunPlay(*opts); };
+  return [opts, bot] {
+    opts->bot_given = bot->count() > 0;
+    if (opts->bot_given + !opts->checkpoint.empty() + !opts->model.empty() > 1) {
+      PrintError("play", "--bot, --checkpoint and --model name the opponent: give one");
+      return kExitBadInput;
+    }
+    return RunPlay(*opts);
+  };
 }
 
 }  // namespace lcfr::apps

@@ -115,13 +115,14 @@ CardsConstants CardsConstants::Make(const NetworkShape& shape, at::Device device
   // Play slot j: colour(j) * block + type(j), type = 0 for a wager, else value - min_rank + 1.
   // With the slot's colour one-hot o, wager flag w and value v / max_value (0 for a wager):
   // sum_c o_c * c * block + v * max_value - (min_rank - 1) + w * (min_rank - 1). Discard: + T.
+  // Over the slot blocks only (the rows of the encoding that decide it).
   const int64_t actions = shape.num_actions;
-  at::Tensor weights = at::zeros({shape.input_size, actions});
+  at::Tensor weights = at::zeros({l.hand * l.slot_width, actions});
   at::Tensor bias = at::zeros({actions});
   auto* wp = weights.data_ptr<float>();
   auto* bp = bias.data_ptr<float>();
   for (int64_t j = 0; j < l.hand; ++j) {
-    const int64_t slot = l.slots + j * l.slot_width;
+    const int64_t slot = j * l.slot_width;
     for (int64_t kind = 0; kind < 2; ++kind) {
       const int64_t a = 2 * j + kind;
       for (int64_t c = 0; c < l.colors; ++c) {
@@ -147,7 +148,7 @@ at::Tensor CardsActionMeanings(const at::Tensor& x, const NetworkShape& shape,
                                const CardsConstants& constants) {
   const Layout l = LayoutOf(shape.cards);
   // Empty hand slots come out negative or past their colour: clamped, and illegal anyway.
-  return at::matmul(x, constants.meaning_weights)
+  return at::matmul(x.narrow(-1, l.slots, l.hand * l.slot_width), constants.meaning_weights)
       .add_(constants.meaning_bias)
       .round_()
       .clamp_(0, static_cast<double>(l.colors * l.block))

@@ -41,7 +41,7 @@ std::vector<std::pair<int64_t, int64_t>> CardsLayerSizes(const NetworkShape& sha
 // one matrix product, rounded).
 struct CardsConstants {
   at::Tensor encoder_index;    // int64 [colors * (7K + 15)]
-  at::Tensor meaning_weights;  // float [input_size, num_actions]
+  at::Tensor meaning_weights;  // float [hand slots' floats, num_actions]
   at::Tensor meaning_bias;     // float [num_actions]
   static CardsConstants Make(const NetworkShape& shape, at::Device device);
 };

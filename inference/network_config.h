@@ -33,7 +33,8 @@ enum class Architecture { kMlp, kCards };
 inline constexpr engine::EnumName kArchitectureNames[] = {{"mlp", 0}, {"cards", 1}};
 std::string_view ArchitectureName(Architecture architecture);  // "mlp", "cards"
 
-// The default training run's network (configs/default.yaml); the seed's was 512x3.
+// A network of the given architecture and size. The bare default is the 128x2 MLP; the default
+// training run (TrainConfig, configs/default.yaml) uses the cards architecture.
 struct NetworkConfig {
   Architecture architecture = Architecture::kMlp;
   int hidden_width = 128;  // units per hidden layer

@@ -59,21 +59,64 @@ absl::StatusOr<CheckpointPolicy> LoadCheckpointPolicy(const std::string& path) {
   return policy;
 }
 
+absl::StatusOr<CheckpointPolicy> LoadModelPolicy(const std::string& file) {
+  if (!IsFile(file)) return absl::NotFoundError(lcfr::StreamCat(file, ": no such file"));
+  const size_t slash = file.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : file.substr(0, slash);
+  const std::string base = slash == std::string::npos ? file : file.substr(slash + 1);
+  std::string config_path = dir + "/config.yaml";
+  if (base.size() > 3 && base.compare(base.size() - 3, 3, ".pt") == 0) {
+    const std::string sibling = dir + "/" + base.substr(0, base.size() - 3) + ".yaml";
+    if (IsFile(sibling)) config_path = sibling;
+  }
+  if (!IsFile(config_path)) {
+    return absl::NotFoundError(lcfr::StreamCat(file, ": no configuration beside it (", config_path,
+                                               "): the rules and the network "
+                                               "it was trained with are read from there"));
+  }
+  if (IsFile(dir + "/" + std::string(kChecksumsFile))) {
+    const absl::StatusOr<Checksums> sums = Checksums::Load(dir);
+    if (!sums.ok()) return sums.status();
+    if (absl::Status s = sums->Verify(base); !s.ok()) return s;
+  }
+  auto config = LoadConfigFile(config_path);
+  if (!config.ok()) return config.status();
+  inference::NetworkShape shape;
+  VisitGame(*config, [&shape, &config](const auto& game) {
+    shape = NetworkShapeOf(game, config->run.game, config->network);
+  });
+  auto networks = inference::LoadNetworks(file, &shape);
+  if (!networks.ok()) return networks.status();
+  CheckpointPolicy policy;
+  policy.directory = file;
+  policy.config = *config;
+  policy.store = std::make_shared<inference::ModelStore>(*networks);
+  return policy;
+}
+
+std::string DefaultModelPath() { return std::string(LCFR_MODEL_DIR) + "/lost-cities.pt"; }
+
 absl::StatusOr<std::unique_ptr<CheckpointBot>> CheckpointBot::Load(const std::string& path,
                                                                    PlayPolicy play) {
   auto policy = LoadCheckpointPolicy(path);
   if (!policy.ok()) return policy.status();
-  if (policy->config.run.game != GameId::kLostCities) {
+  return FromPolicy(*std::move(policy), play);
+}
+
+absl::StatusOr<std::unique_ptr<CheckpointBot>> CheckpointBot::FromPolicy(CheckpointPolicy policy,
+                                                                         PlayPolicy play) {
+  const std::string& path = policy.directory;
+  if (policy.config.run.game != GameId::kLostCities) {
     return absl::InvalidArgumentError(lcfr::StreamCat(
-        path, ": a ", GameName(policy->config.run.game), " checkpoint, not a Lost Cities one"));
+        path, ": a ", GameName(policy.config.run.game), " checkpoint, not a Lost Cities one"));
   }
   inference::InferenceConfig inference;
   inference.precision = inference::Precision::kFp32;
-  auto evaluators = MakeEvaluators(policy->store, inference, 1);
+  auto evaluators = MakeEvaluators(policy.store, inference, 1);
   if (!evaluators.ok()) return evaluators.status();
   std::unique_ptr<CheckpointBot> bot(new CheckpointBot());
-  bot->directory_ = policy->directory;
-  bot->rules_ = policy->config.rules;
+  bot->directory_ = policy.directory;
+  bot->rules_ = policy.config.rules;
   bot->evaluator_ = std::move(evaluators->front());
   bot->client_ = traversal::PolicyClient::Direct(bot->evaluator_.get());
   bot->player_ = std::make_unique<PolicyBot>(&bot->client_, play, engine::LostCities(bot->rules_));

@@ -26,6 +26,15 @@ struct CheckpointPolicy {
 // `path`: a checkpoint directory or a run directory. Errors name the file and the problem.
 absl::StatusOr<CheckpointPolicy> LoadCheckpointPolicy(const std::string& path);
 
+// A networks file (`--model FILE`: a networks.pt, e.g. the shipped models/lost-cities.pt) and the
+// configuration that trained it: FILE with .pt replaced by .yaml, else config.yaml beside it.
+// Checked like a checkpoint's: the checksums beside it when there are some, the header's shape
+// against the configuration's, every tensor's shape and finiteness.
+absl::StatusOr<CheckpointPolicy> LoadModelPolicy(const std::string& file);
+
+// The model `lcfr agent` and `lcfr play` use when given no --bot, --checkpoint or --model.
+std::string DefaultModelPath();
+
 // A Lost Cities bot that plays a checkpoint's policy (training/play_policy.h; by default the
 // strategy network's average strategy, sampled), one fp32 forward per decision on the CPU (for
 // `lcfr agent` and `lcfr play`). Not thread-safe.
@@ -34,6 +43,9 @@ class CheckpointBot : public engine::Bot {
   // Errors: the path holds no checkpoint, or one of another game.
   static absl::StatusOr<std::unique_ptr<CheckpointBot>> Load(const std::string& path,
                                                              PlayPolicy play = {});
+  // The same from a loaded policy (LoadCheckpointPolicy, LoadModelPolicy).
+  static absl::StatusOr<std::unique_ptr<CheckpointBot>> FromPolicy(CheckpointPolicy policy,
+                                                                   PlayPolicy play = {});
 
   int Act(const engine::LostCities& game, const engine::View& view, engine::Rng& rng) override {
     return player_->Act(game, view, rng);

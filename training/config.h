@@ -46,7 +46,7 @@ std::string_view GameName(GameId game);  // "lost-cities", "kuhn", "leduc"
 struct RunConfig {
   GameId game = GameId::kLostCities;
   int64_t seed = 1;          // every stream of the run derives from it
-  int iterations = 70;       // Deep CFR iterations
+  int iterations = 12;       // Deep CFR iterations
   int checkpoint_every = 1;  // write a checkpoint every N iterations (and at the end)
   int keep_every = 10;       // keep the checkpoints of every Nth iteration (0: only the latest)
 };
@@ -96,7 +96,7 @@ struct EvaluationConfig {
   int games = 200;  // games per opponent (Lost Cities)
   std::vector<std::string> opponents = {"random", "discard-only", "heuristic-cautious"};
   // The network policies played (training/evaluation.h); the first also reports under eval.<bot>.
-  std::vector<std::string> policies = {"average", "average-greedy", "current-greedy"};
+  std::vector<std::string> policies = {"current", "average", "average-greedy", "current-greedy"};
   int workers = 2;  // evaluation threads
 };
 
@@ -109,7 +109,9 @@ struct TrainConfig {
   RunConfig run;
   engine::Rules rules;  // Lost Cities rules (keys as docs/rules.md)
   TraversalConfig traversal;
-  inference::NetworkConfig network;
+  // The default run's network is the cards architecture (configs/default.yaml); a bare
+  // NetworkConfig is the MLP, valid for every game.
+  inference::NetworkConfig network{inference::Architecture::kCards};
   inference::InferenceConfig inference;
   MemoryConfig memory;
   OptimizerConfig training;

@@ -124,6 +124,18 @@ run="$tmp/run"
 expect_exit 0 "train smoke" -- "$lcfr" train --config "$src/configs/smoke.yaml" --run-dir "$run" --quiet
 contains "$tmp/out" "$run" "train prints the run directory"
 if [[ $(wc -l <"$run/metrics.jsonl") -eq 4 ]]; then pass; else fail "train: metrics.jsonl lines"; fi
+expect_exit 0 "train the cards network" -- "$lcfr" train --config "$src/configs/smoke.yaml" \
+  --set network.architecture=cards --run-dir "$tmp/cards" --quiet
+contains "$tmp/cards/checkpoints/iter_000004/config.yaml" "architecture: cards" "cards: the checkpoint's config"
+expect_exit 0 "eval the cards network" -- "$lcfr" eval --checkpoint "$tmp/cards" --opponent random --games 4 --policy current
+mkdir -p "$tmp/mismatch"
+cp "$tmp/cards/checkpoints/iter_000004/networks.pt" "$tmp/mismatch/net.pt"
+cp "$run/config.yaml" "$tmp/mismatch/net.yaml"  # the smoke run's: the MLP
+expect_exit 2 "cards networks under an mlp config" -- "$lcfr" eval --model "$tmp/mismatch/net.pt" --games 2 --opponent random
+contains "$tmp/err" "-> cards 32x2" "the mismatch names the file's architecture"
+contains "$tmp/err" "expected lost-cities (encoding 1): 618 -> mlp 32x2" "and the config's"
+expect_exit 2 "cards on kuhn" -- "$lcfr" train --config "$src/configs/kuhn.yaml" --set network.architecture=cards --run-dir "$tmp/x"
+contains "$tmp/err" "cards is for Lost Cities" "cards on a toy game is refused"
 expect_exit 0 "train escher on Lost Cities" -- "$lcfr" train --config "$src/configs/smoke.yaml" \
   --set traversal.scheme=escher --set traversal.value_traversals=16 --run-dir "$tmp/escher" --quiet
 if [[ $(grep -c '"value_loss"' "$tmp/escher/metrics.jsonl") -eq 4 ]]; then pass; else fail "escher: value_loss every iteration"; fi
@@ -254,6 +266,19 @@ expect_exit 0 "eval current greedy" -- "$lcfr" eval --checkpoint "$run" --oppone
 contains "$tmp/out" '"policy":"current-greedy"' "eval json names the policy"
 contains "$tmp/out" '"fallback_rate":' "a current policy reports its fallback rate"
 contains "$tmp/out" '"positive_share":' "eval json has the expedition statistics"
+latest_checkpoint="$run/checkpoints/$(cat "$run/checkpoints/LATEST")"
+expect_exit 0 "eval --model" -- "$lcfr" eval --model "$latest_checkpoint/networks.pt" --opponent random --games 4 --json
+contains "$tmp/out" '"games":4' "eval --model plays"
+expect_exit 2 "eval --model and --checkpoint" -- "$lcfr" eval --model "$latest_checkpoint/networks.pt" --checkpoint "$run" --games 2
+contains "$tmp/err" "give one of --checkpoint and --model" "eval wants one source"
+expect_exit 2 "eval --model missing" -- "$lcfr" eval --model "$tmp/none.pt" --games 2
+contains "$tmp/err" "none.pt: no such file" "a missing model is named"
+cp "$latest_checkpoint/networks.pt" "$tmp/lonely.pt"
+expect_exit 2 "eval --model without its config" -- "$lcfr" eval --model "$tmp/lonely.pt" --games 2
+contains "$tmp/err" "no configuration beside it" "a model needs its config"
+expect_exit 2 "agent --bot and --model" -- "$lcfr" agent --bot random --model "$latest_checkpoint/networks.pt"
+contains "$tmp/err" "give one" "agent wants one player"
+expect_exit 0 "eval the shipped model" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --opponent random --games 4
 expect_exit 2 "eval bad policy" -- "$lcfr" eval --checkpoint "$run" --games 2 --policy best
 contains "$tmp/err" "--policy" "a bad --policy is named"
 expect_exit 2 "eval missing checkpoint" -- "$lcfr" eval --checkpoint "$tmp/nowhere" --games 10

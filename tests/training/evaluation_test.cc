@@ -41,7 +41,7 @@ CATCH_TEST_CASE("PlayEvaluationMatches: one result per opponent, deterministic, 
   CATCH_REQUIRE(first.ok());
   // The default keys (the first policy) for each opponent, then each policy's.
   const size_t policies = config.policies.size();
-  CATCH_REQUIRE(policies == 3);
+  CATCH_REQUIRE(policies == 4);
   CATCH_REQUIRE(first->size() == 2 * (1 + policies));
   for (size_t i = 0; i < first->size(); ++i) {
     const BotResult& r = (*first)[i];
