@@ -45,7 +45,7 @@ struct AgentOptions {
 };
 
 int RunAgent(const AgentOptions& opts) {
-  // The player: a bot, or a checkpoint's strategy network.
+  // The player: a bot, a checkpoint's or a networks file's policy, or the shipped model.
   std::unique_ptr<engine::Bot> player;
   engine::Rules checkpoint_rules;
   // No player named: the shipped model (training::DefaultModelPath).
@@ -139,7 +139,7 @@ CommandFn AddAgentCommand(CLI::App& app) {
                   "a networks file (e.g. models/lost-cities.pt), with its config beside it");
   cmd->add_option(
       "--checkpoint", opts->checkpoint,
-      "serve a trained strategy network instead of a bot (a checkpoint or run directory)");
+      "serve a trained policy (--policy, --greedy) instead of a bot (a checkpoint or run directory)");
   cmd->add_option("--seed", opts->seed, "seed of the player's randomness")
       ->check(NonNegativeInteger())
       ->capture_default_str();

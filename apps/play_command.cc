@@ -96,7 +96,7 @@ int RunPlay(const PlayOptions& opts) {
     return kExitBadInput;
   }
   engine::Rules game_rules = *rules;
-  // The opponent: a bot, or a checkpoint's strategy network.
+  // The opponent: a bot, a checkpoint's or a networks file's policy, or the shipped model.
   std::unique_ptr<engine::Bot> opponent;
   std::string opponent_name = opts.bot;
   // No opponent named: the shipped model (training::DefaultModelPath), on the classic rules it
@@ -198,7 +198,7 @@ CommandFn AddPlayCommand(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "play", "Play Lost Cities in the terminal against a bot or a trained checkpoint.");
   sub->add_option("--checkpoint", opts->checkpoint,
-                  "play against a trained strategy network (checkpoint or run directory)");
+                  "play against a trained policy (checkpoint or run directory)");
   CLI::Option* bot = sub->add_option(
       "--bot", opts->bot,
       "the bot to play against (without --bot, --checkpoint or --model: the shipped model, "
