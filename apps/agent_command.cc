@@ -137,9 +137,9 @@ CommandFn AddAgentCommand(CLI::App& app) {
                   fmt::join(engine::BotNames(), ", ")));
   cmd->add_option("--model", opts->model,
                   "a networks file (e.g. models/lost-cities.pt), with its config beside it");
-  cmd->add_option(
-      "--checkpoint", opts->checkpoint,
-      "serve a trained policy (--policy, --greedy) instead of a bot (a checkpoint or run directory)");
+  cmd->add_option("--checkpoint", opts->checkpoint,
+                  "serve a trained policy (--policy, --greedy) instead of a bot (a checkpoint or "
+                  "run directory)");
   cmd->add_option("--seed", opts->seed, "seed of the player's randomness")
       ->check(NonNegativeInteger())
       ->capture_default_str();
