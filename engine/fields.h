@@ -151,7 +151,9 @@ absl::Status CheckRanges(const S& s, std::span<const Field<S>> fields, std::stri
 }
 
 // `text` as a YAML scalar that reads back as the same string: plain when it is only letters,
-// digits and "._-+/", double-quoted with escapes otherwise (also when empty).
+// digits and "._-+/", double-quoted with escapes otherwise (also when empty). Bytes from 0x80 on
+// stay as they are: a YAML \xNN escape names the code point U+00NN, which reads back as two
+// UTF-8 bytes (a fuzz finding).
 inline std::string YamlScalar(const std::string& text) {
   bool plain = !text.empty();
   for (const char c : text) {
@@ -167,7 +169,7 @@ inline std::string YamlScalar(const std::string& text) {
     if (c == '"' || c == '\\') {
       out += '\\';
       out += c;
-    } else if (u < 0x20 || u >= 0x7f) {
+    } else if (u < 0x20 || u == 0x7f) {
       out += "\\x";
       out += kHex[u >> 4];
       out += kHex[u & 15];
