@@ -90,16 +90,19 @@ Fp32Forward::Fp32Forward(at::Device device, const NetworkShape& shape, int max_r
   for (at::Tensor& buffer : hidden_) buffer = at::zeros({rows * width}, options);
 }
 
-void Fp32Forward::Refresh(const ModelSnapshot& snapshot) {
+void StackedForward::TakeFp32(const ModelSnapshot& snapshot, std::vector<at::Tensor>& weights,
+                              std::vector<at::Tensor>& biases) {
   if (device_.is_cpu()) {
     // The snapshot's own tensors: published versions are immutable.
     activation_ = snapshot.activation;
-    weights_ = snapshot.weights;
-    biases_ = snapshot.biases;
+    weights = snapshot.weights;
+    biases = snapshot.biases;
     return;
   }
-  CopyWeights(snapshot, at::kFloat, weights_, biases_);
+  CopyWeights(snapshot, at::kFloat, weights, biases);
 }
+
+void Fp32Forward::Refresh(const ModelSnapshot& snapshot) { TakeFp32(snapshot, weights_, biases_); }
 
 at::Tensor Fp32Forward::Run(const at::Tensor& x, const std::vector<int>& used, int64_t rows) {
   const int64_t blocks = static_cast<int64_t>(used.size());
@@ -126,13 +129,7 @@ at::Tensor Fp32Forward::Run(const at::Tensor& x, const std::vector<int>& used, i
 }
 
 void CardsStackedForward::Refresh(const ModelSnapshot& snapshot) {
-  if (device_.is_cpu()) {
-    activation_ = snapshot.activation;
-    weights_ = snapshot.weights;
-    biases_ = snapshot.biases;
-    return;
-  }
-  CopyWeights(snapshot, at::kFloat, weights_, biases_);
+  TakeFp32(snapshot, weights_, biases_);
 }
 
 at::Tensor CardsStackedForward::Run(const at::Tensor& x, const std::vector<int>& used,

@@ -53,6 +53,9 @@ class StackedForward : public Forward {
   // Copies the snapshot into `weights`/`biases` of `dtype` (allocated on first use).
   void CopyWeights(const ModelSnapshot& snapshot, at::ScalarType dtype,
                    std::vector<at::Tensor>& weights, std::vector<at::Tensor>& biases);
+  // fp32 weights: the snapshot's own tensors on the CPU, CopyWeights on a device.
+  void TakeFp32(const ModelSnapshot& snapshot, std::vector<at::Tensor>& weights,
+                std::vector<at::Tensor>& biases);
 
   at::Device device_;
   int64_t features_, actions_;
