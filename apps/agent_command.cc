@@ -53,19 +53,7 @@ int RunAgent(const AgentOptions& opts) {
                                 ? training::DefaultModelPath()
                                 : opts.model;
   if (!opts.checkpoint.empty() || !model.empty()) {
-    const absl::StatusOr<training::PlayPolicy> play =
-        training::PlayPolicy::Parse(opts.policy.Name());
-    if (!play.ok()) {
-      PrintError("agent", std::string(play.status().message()));
-      return kExitBadInput;
-    }
-    auto policy = opts.checkpoint.empty() ? training::LoadModelPolicy(model)
-                                          : training::LoadCheckpointPolicy(opts.checkpoint);
-    if (!policy.ok()) {
-      PrintError("agent", std::string(policy.status().message()));
-      return kExitBadInput;
-    }
-    auto bot = training::CheckpointBot::FromPolicy(*std::move(policy), *play);
+    auto bot = LoadNetworkPlayer(opts.checkpoint, model, opts.policy);
     if (!bot.ok()) {
       PrintError("agent", std::string(bot.status().message()));
       return kExitBadInput;

@@ -6,12 +6,14 @@
 #define LCFR_APPS_COMMANDS_H_
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "CLI/CLI.hpp"
 #include "absl/status/statusor.h"
 #include "engine/rules.h"
+#include "training/checkpoint.h"
 
 namespace lcfr::apps {
 
@@ -47,6 +49,12 @@ struct PolicyOptions {
   std::string Name() const { return greedy ? policy + "-greedy" : policy; }
 };
 void AddPolicyOptions(CLI::App* command, PolicyOptions* options);
+
+// The network player of agent and play: the policy of the checkpoint `checkpoint` or, when that
+// is empty, of the networks file `model`, playing as `policy` says. The error names what is
+// wrong (the caller exits 2).
+absl::StatusOr<std::unique_ptr<training::CheckpointBot>> LoadNetworkPlayer(
+    const std::string& checkpoint, const std::string& model, const PolicyOptions& policy);
 
 // "lcfr <command>: <message>" on stderr.
 void PrintError(const std::string& command, const std::string& message);

@@ -6,12 +6,14 @@
 #include <map>
 #include <new>
 #include <string>
+#include <utility>
 
 #include "CLI/CLI.hpp"
 #include "apps/commands.h"
 #include "engine/error_text.h"
 #include "engine/strings.h"
 #include "fmt/core.h"
+#include "training/play_policy.h"
 
 namespace lcfr::apps {
 
@@ -63,6 +65,17 @@ void AddPolicyOptions(CLI::App* command, PolicyOptions* options) {
   command->add_flag("--greedy", options->greedy,
                     "play the most probable legal action (ties broken by the seeded RNG) "
                     "instead of sampling");
+}
+
+absl::StatusOr<std::unique_ptr<training::CheckpointBot>> LoadNetworkPlayer(
+    const std::string& checkpoint, const std::string& model, const PolicyOptions& policy) {
+  const absl::StatusOr<training::PlayPolicy> play = training::PlayPolicy::Parse(policy.Name());
+  if (!play.ok()) return play.status();
+  absl::StatusOr<training::CheckpointPolicy> loaded =
+      checkpoint.empty() ? training::LoadModelPolicy(model)
+                         : training::LoadCheckpointPolicy(checkpoint);
+  if (!loaded.ok()) return loaded.status();
+  return training::CheckpointBot::FromPolicy(*std::move(loaded), *play);
 }
 
 void PrintError(const std::string& command, const std::string& message) {

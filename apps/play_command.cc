@@ -106,19 +106,7 @@ int RunPlay(const PlayOptions& opts) {
           ? training::DefaultModelPath()
           : opts.model;
   if (!opts.checkpoint.empty() || !model.empty()) {
-    const absl::StatusOr<training::PlayPolicy> play =
-        training::PlayPolicy::Parse(opts.policy.Name());
-    if (!play.ok()) {
-      PrintError("play", std::string(play.status().message()));
-      return kExitBadInput;
-    }
-    auto policy = opts.checkpoint.empty() ? training::LoadModelPolicy(model)
-                                          : training::LoadCheckpointPolicy(opts.checkpoint);
-    if (!policy.ok()) {
-      PrintError("play", std::string(policy.status().message()));
-      return kExitBadInput;
-    }
-    auto bot = training::CheckpointBot::FromPolicy(*std::move(policy), *play);
+    auto bot = LoadNetworkPlayer(opts.checkpoint, model, opts.policy);
     if (!bot.ok()) {
       PrintError("play", std::string(bot.status().message()));
       return kExitBadInput;

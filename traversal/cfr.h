@@ -231,19 +231,22 @@ struct TraversalParams {
   int64_t index;  // traversal index within the iteration; stored in the samples
 };
 
-// One traversal: deals, walks the tree for `traverser`, records samples. Runs on a fiber or on
-// the worker thread (PolicyClient decides); allocation-free except for sample storage.
-template <engine::Game G, typename S>
-class CfrTraversal {
+// What every traversal class holds: the game, the config, its identity in the iteration, its
+// random stream, the policy it asks, its feature scratch and the sample buffers it appends to;
+// and the steps they all take the same way (strategy samples, action draws). Shared by
+// CfrTraversal and EscherTraversal.
+template <engine::Game G>
+class TraversalCore {
  public:
   using State = typename G::State;
   using Params = TraversalParams<G>;
 
+ protected:
   // `features` is scratch of game.EncodingSize() floats, private to this traversal while it
   // runs. Samples are appended to `samples` (the kinds the scheme produces); counts go to
-  // `stats`. Precondition: params.config->scheme == S::kScheme.
-  CfrTraversal(const Params& params, engine::Rng rng, PolicyClient& policy,
-               std::span<float> features, SampleSet& samples, WorkerStats& stats)
+  // `stats`.
+  TraversalCore(const Params& params, engine::Rng rng, PolicyClient& policy,
+                std::span<float> features, SampleSet& samples, WorkerStats& stats)
       : game_(*params.game),
         config_(*params.config),
         traverser_(params.traverser),
@@ -259,9 +262,90 @@ class CfrTraversal {
         strategy_(samples[SampleKind::kStrategy]),
         value_(samples[SampleKind::kValue]),
         stats_(stats) {
-    LCFR_DCHECK(params.config->scheme == S::kScheme);
     LCFR_DCHECK_LE(num_actions_, 32);
     LCFR_DCHECK_EQ(features.size(), static_cast<size_t>(params.game->EncodingSize()));
+  }
+
+  // Takes the mover's view of `s` into view_ and its encoding into features_ (what the next
+  // samples record, until the next node's call).
+  void EncodeView(const State& s) {
+    game_.MoverView(s, view_);
+    game_.Encode(view_, features_);
+  }
+
+  // With probability strategy_sample_rate, records `strategy` at the encoded view (features_,
+  // view_) as a strategy sample of `player`, weighted weight / rate.
+  void RecordStrategy(int player, uint32_t legal, std::span<const float> strategy, double weight) {
+    const double rate = config_.strategy_sample_rate;
+    if (rate < 1.0 && rng_.UniformDouble() >= rate) return;
+    const size_t i = strategy_.Add(features_, ViewBytes(view_), legal,
+                                   static_cast<float>(weight / rate), iteration_, player, index_);
+    std::copy(strategy.begin(), strategy.end(), strategy_.target(i).begin());
+    ++stats_.strategy_samples;
+  }
+
+  // Draws an action from epsilon * uniform(legal) + (1 - epsilon) * probabilities.
+  int Sample(const std::array<float, 32>& probabilities, uint32_t legal, double epsilon) {
+    const int action = SampleAction(std::span<const float>(probabilities.data(), num_actions_),
+                                    legal, epsilon, rng_.UniformDouble());
+    LCFR_CHECK_GE(action, 0) << "the evaluator returned no probability on a legal action";
+    return action;
+  }
+
+  const G& game_;
+  const CfrConfig& config_;
+  const int traverser_;
+  const int iteration_;
+  const int64_t index_;
+  const int num_actions_;
+  const double inv_scale_;
+  engine::Rng rng_;
+  PolicyClient& policy_;
+  std::span<float> features_;
+  typename G::View view_{};
+  SampleBuffer& advantage_;
+  SampleBuffer& strategy_;
+  SampleBuffer& value_;
+  WorkerStats& stats_;
+};
+
+// The members the traversal classes take from TraversalCore (a dependent base: named here once).
+#define LCFR_TRAVERSAL_CORE_MEMBERS(Base) \
+  using Base::game_;                      \
+  using Base::config_;                    \
+  using Base::traverser_;                 \
+  using Base::iteration_;                 \
+  using Base::index_;                     \
+  using Base::num_actions_;               \
+  using Base::inv_scale_;                 \
+  using Base::rng_;                       \
+  using Base::policy_;                    \
+  using Base::features_;                  \
+  using Base::view_;                      \
+  using Base::advantage_;                 \
+  using Base::strategy_;                  \
+  using Base::value_;                     \
+  using Base::stats_;                     \
+  using Base::EncodeView;                 \
+  using Base::RecordStrategy;             \
+  using Base::Sample
+
+// One traversal: deals, walks the tree for `traverser`, records samples. Runs on a fiber or on
+// the worker thread (PolicyClient decides); allocation-free except for sample storage.
+template <engine::Game G, typename S>
+class CfrTraversal : private TraversalCore<G> {
+  using Core = TraversalCore<G>;
+  LCFR_TRAVERSAL_CORE_MEMBERS(Core);
+
+ public:
+  using State = typename G::State;
+  using Params = TraversalParams<G>;
+
+  // As TraversalCore's. Precondition: params.config->scheme == S::kScheme.
+  CfrTraversal(const Params& params, engine::Rng rng, PolicyClient& policy,
+               std::span<float> features, SampleSet& samples, WorkerStats& stats)
+      : Core(params, rng, policy, features, samples, stats) {
+    LCFR_DCHECK(params.config->scheme == S::kScheme);
   }
 
   // Returns the traverser's sampled value of the deal (in scaled payoff units).
@@ -298,22 +382,6 @@ class CfrTraversal {
       action = Sample(sigma, legal, 0.0);
     }
     game_.ApplyUnchecked(s, action);
-  }
-
-  // Takes the mover's view of `s` into view_ and its encoding into features_ (what the next
-  // samples record, until the next node's call).
-  void EncodeView(const State& s) {
-    game_.MoverView(s, view_);
-    game_.Encode(view_, features_);
-  }
-
-  void RecordStrategy(int player, uint32_t legal, std::span<const float> strategy, double weight) {
-    const double rate = config_.strategy_sample_rate;
-    if (rate < 1.0 && rng_.UniformDouble() >= rate) return;
-    const size_t i = strategy_.Add(features_, ViewBytes(view_), legal,
-                                   static_cast<float>(weight / rate), iteration_, player, index_);
-    std::copy(strategy.begin(), strategy.end(), strategy_.target(i).begin());
-    ++stats_.strategy_samples;
   }
 
   // `depth`: traverser decisions above this node; `weight`: 1/q of the traverser's sampling.
@@ -448,30 +516,6 @@ class CfrTraversal {
       target[a] = static_cast<float>(q[a] - node);
     }
   }
-
-  // Draws an action from epsilon * uniform(legal) + (1 - epsilon) * sigma.
-  int Sample(const std::array<float, 32>& sigma, uint32_t legal, double epsilon) {
-    const int action = SampleAction(std::span<const float>(sigma.data(), num_actions_), legal,
-                                    epsilon, rng_.UniformDouble());
-    LCFR_CHECK_GE(action, 0) << "the evaluator returned no probability on a legal action";
-    return action;
-  }
-
-  const G& game_;
-  const CfrConfig& config_;
-  const int traverser_;
-  const int iteration_;
-  const int64_t index_;
-  const int num_actions_;
-  const double inv_scale_;
-  engine::Rng rng_;
-  PolicyClient& policy_;
-  std::span<float> features_;
-  typename G::View view_{};
-  SampleBuffer& advantage_;
-  SampleBuffer& strategy_;
-  SampleBuffer& value_;
-  WorkerStats& stats_;
 };
 
 // ESCHER's fixed sampling policy xi at a decision of the mover of `view` with legal actions
@@ -535,30 +579,18 @@ void FixedPolicy(const G& game, const typename G::View& view, uint32_t legal, Sa
 // is an unbiased estimate of Q(h, a) under sigma^t for the action a taken at h, whichever way a
 // was chosen, and exploration makes every legal action's value trained.
 template <engine::Game G>
-class EscherTraversal {
+class EscherTraversal : private TraversalCore<G> {
+  using Core = TraversalCore<G>;
+  LCFR_TRAVERSAL_CORE_MEMBERS(Core);
+
  public:
   using State = typename G::State;
   using Params = TraversalParams<G>;
 
   EscherTraversal(const Params& params, engine::Rng rng, PolicyClient& policy,
                   std::span<float> features, SampleSet& samples, WorkerStats& stats)
-      : game_(*params.game),
-        config_(*params.config),
-        traverser_(params.traverser),
-        iteration_(params.iteration),
-        index_(params.index),
-        num_actions_(params.game->num_actions()),
-        inv_scale_(1.0 / (params.config->payoff_scale > 0 ? params.config->payoff_scale
-                                                          : params.game->DefaultPayoffScale())),
-        rng_(rng),
-        policy_(policy),
-        features_(features),
-        advantage_(samples[SampleKind::kAdvantage]),
-        strategy_(samples[SampleKind::kStrategy]),
-        value_(samples[SampleKind::kValue]),
-        stats_(stats) {
+      : Core(params, rng, policy, features, samples, stats) {
     LCFR_DCHECK(params.config->scheme == Scheme::kEscher);
-    LCFR_DCHECK_LE(num_actions_, 32);
   }
 
   // A regret traversal returns the traverser's payoff of its trajectory, a value traversal
@@ -616,7 +648,7 @@ class EscherTraversal {
                        std::span<float>(sigma.data(), num_actions_));
       int action;
       if (player != traverser_) {
-        RecordStrategy(player, legal, sigma);
+        RecordStrategy(player, legal, std::span<const float>(sigma.data(), num_actions_), 1.0);
         action = Sample(sigma, legal, 0.0);
       } else {
         const size_t i = advantage_.Add(features_, ViewBytes(view_), legal, 1.0f, iteration_,
@@ -685,39 +717,10 @@ class EscherTraversal {
     return {payoff0, ratio * sigma[action] / q};
   }
 
-  void RecordStrategy(int player, uint32_t legal, const std::array<float, 32>& sigma) {
-    const double rate = config_.strategy_sample_rate;
-    if (rate < 1.0 && rng_.UniformDouble() >= rate) return;
-    const size_t i = strategy_.Add(features_, ViewBytes(view_), legal,
-                                   static_cast<float>(1.0 / rate), iteration_, player, index_);
-    std::copy(sigma.begin(), sigma.begin() + num_actions_, strategy_.target(i).begin());
-    ++stats_.strategy_samples;
-  }
-
-  int Sample(const std::array<float, 32>& probabilities, uint32_t legal, double epsilon) {
-    const int action = SampleAction(std::span<const float>(probabilities.data(), num_actions_),
-                                    legal, epsilon, rng_.UniformDouble());
-    LCFR_CHECK_GE(action, 0) << "the evaluator returned no probability on a legal action";
-    return action;
-  }
-
-  const G& game_;
-  const CfrConfig& config_;
-  const int traverser_;
-  const int iteration_;
-  const int64_t index_;
-  const int num_actions_;
-  const double inv_scale_;
-  engine::Rng rng_;
-  PolicyClient& policy_;
-  std::span<float> features_;
-  typename G::View view_{};
   typename G::View history_{};
-  SampleBuffer& advantage_;
-  SampleBuffer& strategy_;
-  SampleBuffer& value_;
-  WorkerStats& stats_;
 };
+
+#undef LCFR_TRAVERSAL_CORE_MEMBERS
 
 // Runs one traversal with the scheme policy of params.config->scheme; returns its value.
 template <engine::Game G>

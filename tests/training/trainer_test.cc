@@ -1,5 +1,6 @@
 // The trainer end to end: Deep CFR on Kuhn reaches low exact exploitability; a Lost Cities
-// smoke run writes every artefact; a resumed run equals an uninterrupted one.
+// smoke run writes every artefact; a resumed run equals an uninterrupted one (each scheme with
+// its own memories).
 #include "training/trainer.h"
 
 #include <unistd.h>
@@ -66,7 +67,7 @@ TEST_CASE("Trainer: Deep CFR on Kuhn reaches exploitability < 0.05", "[trainer]"
 }
 
 TEST_CASE("Trainer: a Lost Cities smoke run writes every artefact", "[trainer]") {
-  const std::string scheme = GENERATE("hybrid", "value");
+  const std::string scheme = GENERATE("hybrid", "value", "escher");
   INFO("scheme " << scheme);
   TrainOptions options = SmokeOptions(scheme);
   REQUIRE(Train(options).ok());
@@ -81,7 +82,7 @@ TEST_CASE("Trainer: a Lost Cities smoke run writes every artefact", "[trainer]")
   CHECK(metrics[1].contains("eval"));
   CHECK(metrics[1]["eval"]["random"]["games"] == 20);
   CHECK(metrics[1].contains("strategy_loss"));
-  const bool value = scheme == "value";
+  const bool value = scheme == "value" || scheme == "escher";  // both train a value network
   CHECK(metrics[1].contains("value_loss") == value);
   CHECK((metrics[1]["samples"]["value"].get<int64_t>() > 0) == value);
   CHECK(Exists(options.run_dir + "/checkpoints/iter_000004/value.s0.mem") == value);
@@ -118,7 +119,8 @@ TEST_CASE("Trainer: kept checkpoints keep their networks, not their memories", "
 }
 
 TEST_CASE("Trainer: a resumed run continues exactly where it stopped", "[trainer]") {
-  const std::string scheme = GENERATE("hybrid", "value");
+  // escher: its value memory and value network are restored as well as the value scheme's.
+  const std::string scheme = GENERATE("hybrid", "value", "escher");
   INFO("scheme " << scheme);
   const TrainOptions straight = SmokeOptions(scheme);
   REQUIRE(Train(straight).ok());
