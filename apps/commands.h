@@ -32,6 +32,7 @@ CommandFn AddTrainCommand(CLI::App& app);
 CommandFn AddEvalCommand(CLI::App& app);
 CommandFn AddPlotCommand(CLI::App& app);
 CommandFn AddPlayCommand(CLI::App& app);
+CommandFn AddDiagnoseCommand(CLI::App& app);
 
 // Parses repeated "--rule key=value" overrides on top of the classic rules and validates them.
 absl::StatusOr<engine::Rules> RulesFromOverrides(const std::vector<std::string>& overrides);

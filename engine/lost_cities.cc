@@ -134,6 +134,13 @@ std::vector<Card> LostCities::ShuffledDeck(Rng& rng) const {
   return deck;
 }
 
+void LostCities::ShuffleRemainingDeck(State& s, Rng& rng) {
+  for (int i = s.deck_size - 1; i > 0; --i) {
+    const uint32_t j = rng.Uniform(static_cast<uint32_t>(i + 1));
+    std::swap(s.deck[i], s.deck[j]);
+  }
+}
+
 State LostCities::Deal(Rng& rng) const {
   absl::StatusOr<State> s = DealFromDeck(ShuffledDeck(rng));
   LCFR_CHECK(s.ok()) << s.status().message();

@@ -151,6 +151,10 @@ class LostCities {
   std::vector<Card> ShuffledDeck(Rng& rng) const;
   // Deals DealFromDeck(ShuffledDeck(rng)).
   State Deal(Rng& rng) const;
+  // Reorders the cards still in the deck uniformly at random (Fisher-Yates with `rng`): the
+  // chance still to come, drawn anew. Neither player's view changes (the deck order is hidden
+  // from both), so `s` stays in both players' information states.
+  static void ShuffleRemainingDeck(State& s, Rng& rng);
 
   // ---- Queries -------------------------------------------------------------------------
   static bool IsTerminal(const State& s) { return s.end != EndReason::kNotOver; }

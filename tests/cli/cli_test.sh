@@ -28,7 +28,7 @@ expect_exit 0 "help" -- "$lcfr" --help
 contains "$tmp/out" "replay" "help lists replay"
 expect_exit 2 "no subcommand" -- "$lcfr"
 expect_exit 2 "unknown subcommand" -- "$lcfr" frobnicate
-for cmd in replay match agent info sweep train eval plot play; do
+for cmd in replay match agent info sweep train eval plot play diagnose; do
   expect_exit 0 "$cmd --help" -- "$lcfr" "$cmd" --help
 done
 
@@ -140,6 +140,21 @@ expect_exit 0 "train escher on Lost Cities" -- "$lcfr" train --config "$src/conf
   --set traversal.scheme=escher --set traversal.value_traversals=16 --run-dir "$tmp/escher" --quiet
 if [[ $(grep -c '"value_loss"' "$tmp/escher/metrics.jsonl") -eq 4 ]]; then pass; else fail "escher: value_loss every iteration"; fi
 contains "$tmp/escher/metrics.jsonl" '"current-greedy":{' "escher: evaluations per policy"
+# diagnose: the value network against rollouts, on the escher run (history encoding) and the
+# shipped model (the value scheme); runs without a value network and bad budgets are refused.
+expect_exit 0 "diagnose escher" -- "$lcfr" diagnose --checkpoint "$tmp/escher" --states 3 --rollouts 2 --json
+contains "$tmp/out" '"scheme":"escher"' "diagnose names the scheme"
+contains "$tmp/out" '"r2_advantage":' "diagnose reports the advantages' R^2"
+expect_exit 0 "diagnose the shipped model" -- "$lcfr" diagnose --model "$src/models/lost-cities.pt" --states 2 --rollouts 2
+contains "$tmp/out" "its advantages" "diagnose prints the advantages' fit"
+expect_exit 0 "train hybrid" -- "$lcfr" train --config "$src/configs/smoke.yaml" --set traversal.scheme=hybrid \
+  --set run.iterations=1 --run-dir "$tmp/hybrid" --quiet
+expect_exit 2 "diagnose a run without a value network" -- "$lcfr" diagnose --checkpoint "$tmp/hybrid" --states 2
+contains "$tmp/err" "trains no value network" "diagnose says why"
+expect_exit 2 "diagnose without a source" -- "$lcfr" diagnose --states 2
+contains "$tmp/err" "give one of --checkpoint and --model" "diagnose wants one source"
+expect_exit 2 "diagnose one rollout" -- "$lcfr" diagnose --model "$src/models/lost-cities.pt" --rollouts 1
+contains "$tmp/err" "--rollouts" "diagnose names the bad flag"
 expect_exit 2 "train bad sampling policy" -- "$lcfr" train --set traversal.sampling_policy=greedy --run-dir "$tmp/x"
 contains "$tmp/err" "traversal.sampling_policy" "a bad sampling policy names its key"
 expect_exit 2 "train bad evaluation policy" -- "$lcfr" train --set "evaluation.policies=[average, best]" --run-dir "$tmp/x"

@@ -1,6 +1,7 @@
 // The engine conformance suite: seeded random playouts checking every invariant at every
 // state (style.md: "an engine conformance suite").
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -198,6 +199,43 @@ TEST_CASE("conformance: discarding forbids drawing that pile back this turn", "[
   CHECK((game.LegalMask(s) >> 1) & 1);
   game.ApplyUnchecked(s, 1);
   CHECK((((game.LegalMask(s) >> game.pile_action(c)) & 1) == 1 || s.last_discard == c));
+}
+
+TEST_CASE("conformance: reshuffling the deck keeps its cards and both players' views",
+          "[conformance]") {
+  const LostCities game;
+  Rng rng(5);
+  std::array<int, 2> top_counts{};  // how often the old top stays on top, and moves
+  for (int g = 0; g < 200; ++g) {
+    State s = game.DealFromSeed(100 + g);
+    const int steps = static_cast<int>(rng.Uniform(60));
+    for (int k = 0; k < steps && !LostCities::IsTerminal(s); ++k) {
+      const std::vector<int> legal = game.LegalActions(s);
+      game.ApplyUnchecked(s, legal[rng.Uniform(static_cast<uint32_t>(legal.size()))]);
+    }
+    if (LostCities::IsTerminal(s) || s.deck_size < 2) continue;
+    State t = s;
+    LostCities::ShuffleRemainingDeck(t, rng);
+    std::vector<Card> before(s.deck.begin(), s.deck.begin() + s.deck_size);
+    std::vector<Card> after(t.deck.begin(), t.deck.begin() + t.deck_size);
+    ++top_counts[before.back() == after.back() ? 0 : 1];
+    std::sort(before.begin(), before.end());
+    std::sort(after.begin(), after.end());
+    CHECK(before == after);
+    // The drawn cards kept past deck_size (for undo) are untouched.
+    CHECK(std::equal(s.deck.begin() + s.deck_size, s.deck.end(), t.deck.begin() + t.deck_size));
+    for (int p = 0; p < 2; ++p) {
+      State sp = s, tp = t;
+      sp.player = tp.player = static_cast<uint8_t>(p);
+      View a, b;
+      game.MoverView(sp, a);
+      game.MoverView(tp, b);
+      CHECK(a == b);
+    }
+    CHECK(game.LegalMask(s) == game.LegalMask(t));
+  }
+  // A uniform reorder moves the top card almost always (it stays with probability 1/deck_size).
+  CHECK(top_counts[1] > 4 * top_counts[0]);
 }
 
 TEST_CASE("Move: every action id decodes to one move and encodes back", "[conformance]") {

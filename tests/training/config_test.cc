@@ -23,7 +23,7 @@ TEST_CASE("Config: configs/default.yaml is the embedded default and equals the s
 }
 
 TEST_CASE("Config: every shipped config parses and validates", "[config]") {
-  for (const char* name : {"default", "smoke", "kuhn", "leduc", "gpu"}) {
+  for (const char* name : {"default", "smoke", "kuhn", "leduc", "gpu", "strong", "strong-gpu"}) {
     INFO(name);
     auto config = LoadConfigFile(Source(std::string("configs/") + name + ".yaml"));
     REQUIRE(config.ok());
