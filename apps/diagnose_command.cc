@@ -33,7 +33,8 @@ int RunDiagnose(const DiagnoseOptions& opts) {
   }
   const training::TrainConfig& config = policy->config;
   if (config.run.game != training::GameId::kLostCities) {
-    PrintError("diagnose", policy->directory + ": a " + std::string(training::GameName(config.run.game)) +
+    PrintError("diagnose", policy->directory + ": a " +
+                               std::string(training::GameName(config.run.game)) +
                                " checkpoint; its exact exploitability is in the run's "
                                "metrics.jsonl");
     return kExitBadInput;
@@ -90,15 +91,18 @@ int RunDiagnose(const DiagnoseOptions& opts) {
   fmt::print("{} ({} scheme): {} states, {} (state, action) pairs, {} rollouts in {:.1f} s\n",
              policy->directory, traversal::SchemeName(scheme), r.states, r.pairs, r.rollouts,
              r.seconds);
-  fmt::print("  value network Q(s,a)     R^2 {:.3f}  RMSE {:.4f}  (rollout noise {:.1f}% of the "
-             "variance)\n",
-             r.r2_q, r.rmse_q, 100 * r.noise_share_q);
-  fmt::print("  its advantages           R^2 {:.3f}  RMSE {:.4f}  (rollout noise {:.1f}% of the "
-             "variance)\n",
-             r.r2_advantage, r.rmse_advantage, 100 * r.noise_share_advantage);
-  fmt::print("  one rollout's regret target: variance {:.4f} per action (the value network's "
-             "targets: none, error {:.4f} squared)\n",
-             r.sampled_target_variance, r.rmse_advantage * r.rmse_advantage);
+  fmt::print(
+      "  value network Q(s,a)     R^2 {:.3f}  RMSE {:.4f}  (rollout noise {:.1f}% of the "
+      "variance)\n",
+      r.r2_q, r.rmse_q, 100 * r.noise_share_q);
+  fmt::print(
+      "  its advantages           R^2 {:.3f}  RMSE {:.4f}  (rollout noise {:.1f}% of the "
+      "variance)\n",
+      r.r2_advantage, r.rmse_advantage, 100 * r.noise_share_advantage);
+  fmt::print(
+      "  one rollout's regret target: variance {:.4f} per action (the value network's "
+      "targets: none, error {:.4f} squared)\n",
+      r.sampled_target_variance, r.rmse_advantage * r.rmse_advantage);
   fmt::print("  current policy entropy   {:.3f} nats per state\n", r.mean_sigma_entropy);
   fmt::print("  payoffs in units of {:g} points\n", check.payoff_scale);
   return kExitOk;

@@ -83,8 +83,9 @@ constexpr Field<OptimizerConfig> kOptimizerFields[] = {
 };
 
 constexpr Field<EvaluationConfig> kEvaluationFields[] = {
-    Number("every", &EvaluationConfig::every, 1, 1e7,
-           "evaluate every N iterations (and after the last), once the strategy network is trained"),
+    Number(
+        "every", &EvaluationConfig::every, 1, 1e7,
+        "evaluate every N iterations (and after the last), once the strategy network is trained"),
     Number("games", &EvaluationConfig::games, 2, 1e8,
            "Lost Cities: games per opponent (seat-alternating pairs)"),
     List("opponents", &EvaluationConfig::opponents,

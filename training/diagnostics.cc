@@ -1,10 +1,10 @@
 #include "training/diagnostics.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <chrono>
 #include <cmath>
-#include <algorithm>
 #include <exception>
 #include <memory>
 #include <thread>
@@ -70,9 +70,9 @@ class StateCheck {
     for (int r = 0; r < rollouts; ++r) {
       for (uint32_t m = legal; m; m &= m - 1) {
         const int a = std::countr_zero(m);
-        engine::Rng rng(engine::DeriveSeed({options_.seed, 0x726f6c6c6f7574ULL /* "rollout" */,
-                                            static_cast<uint64_t>(index),
-                                            static_cast<uint64_t>(r)}));
+        engine::Rng rng(
+            engine::DeriveSeed({options_.seed, 0x726f6c6c6f7574ULL /* "rollout" */,
+                                static_cast<uint64_t>(index), static_cast<uint64_t>(r)}));
         State t = s;
         LostCities::ShuffleRemainingDeck(t, rng);
         game_.ApplyUnchecked(t, a);
@@ -130,8 +130,8 @@ class StateCheck {
   // the game.
   State FixedState(int64_t index) {
     for (uint64_t attempt = 0;; ++attempt) {
-      engine::Rng rng(engine::DeriveSeed({options_.seed, 0x7374617465ULL /* "state" */,
-                                          static_cast<uint64_t>(index), attempt}));
+      engine::Rng rng(engine::DeriveSeed(
+          {options_.seed, 0x7374617465ULL /* "state" */, static_cast<uint64_t>(index), attempt}));
       State s = game_.Deal(rng);
       const int length =
           static_cast<int>(rng.Uniform(static_cast<uint32_t>(options_.start_depth_max) + 1));
@@ -261,8 +261,7 @@ absl::StatusOr<ValueCheckResult> CheckValueAccuracy(const engine::LostCities& ga
   result.sampled_target_variance =
       result.pairs > 0 ? variance_sum / static_cast<double>(result.pairs) : 0.0;
   result.mean_sigma_entropy = entropy_sum / options.states;
-  result.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

@@ -84,7 +84,7 @@ TEST_CASE("Value check: a value network with equal outputs explains no advantage
   CHECK(many->r2_advantage <= 0.0);
   CHECK(many->mean_sigma_entropy > 1.0);  // uniform over several actions
   INFO("noise share of Q: " << few->noise_share_q << " with 4 rollouts, " << many->noise_share_q
-                             << " with 32");
+                            << " with 32");
   CHECK(many->noise_share_q < few->noise_share_q / 3);  // 1/8 expected
   CHECK(many->sampled_target_variance > 0.0);
 }
