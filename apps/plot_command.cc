@@ -1,5 +1,5 @@
-// lcfr plot RUN_DIR: PNG charts of a run's metrics.jsonl (gnuplot): evaluation results and
-// losses against iterations, and throughput.
+// lcfr plot RUN_DIR: PNG charts of a run's metrics.jsonl (gnuplot): evaluation results against
+// iterations and wall time, losses against iterations, and throughput.
 #include <fstream>
 #include <map>
 #include <string>
@@ -35,6 +35,10 @@ int RunPlot(const PlotOptions& opts) {
   std::string losses, throughput;
   bool has_value_loss = false;               // the value scheme
   std::map<std::string, std::string> evals;  // name -> "iteration value low high" lines
+  // The same against the run's wall time: "minutes value low high", minutes being the sum of
+  // every phase time up to the end of that iteration.
+  std::map<std::string, std::string> evals_time;
+  double wall_s = 0;
   // Per evaluation.policies entry and bot, the same; the default policy's expedition statistics
   // per bot: "iteration colors_opened positive_share score_per_color wagers_below_cost".
   std::map<std::pair<std::string, std::string>, std::string> policies;
@@ -51,6 +55,10 @@ int RunPlot(const PlotOptions& opts) {
     }
     ++iterations;
     const int t = m->iteration;
+    const auto& times = m->time;
+    wall_s += times.traversal + times.advantage_training + times.value_training +
+              times.strategy_training + times.evaluation + times.checkpoint.value_or(0.0);
+    const double minutes = wall_s / 60;
     auto optional = [](const std::optional<double>& v) {
       return v ? fmt::format("{}", *v) : std::string("NaN");
     };
@@ -61,6 +69,8 @@ int RunPlot(const PlotOptions& opts) {
     if (m->exploitability) {
       evals["exploitability"] += fmt::format("{} {} {} {}\n", t, *m->exploitability,
                                              *m->exploitability, *m->exploitability);
+      evals_time["exploitability"] += fmt::format("{} {} {} {}\n", minutes, *m->exploitability,
+                                                  *m->exploitability, *m->exploitability);
     }
     if (m->eval) {
       for (const training::BotResult& r : *m->eval) {
@@ -70,6 +80,8 @@ int RunPlot(const PlotOptions& opts) {
           continue;
         }
         evals[r.opponent] += row;
+        evals_time[r.opponent] +=
+            fmt::format("{} {} {} {}\n", minutes, r.win_rate, r.ci_low, r.ci_high);
         expeditions[r.opponent] +=
             fmt::format("{} {} {} {} {}\n", t, r.colors_opened, r.positive_share, r.score_per_color,
                         r.wagers_below_cost);
@@ -86,7 +98,7 @@ int RunPlot(const PlotOptions& opts) {
     return kExitFailure;
   }
   std::vector<std::pair<std::string, GnuplotChart>> charts;
-  charts.reserve(6);
+  charts.reserve(8);
   auto chart_of = [](std::string script, std::string data_name, std::string data) {
     GnuplotChart chart;
     chart.script = std::move(script);
@@ -112,22 +124,30 @@ int RunPlot(const PlotOptions& opts) {
                                "throughput.dat", throughput));
   if (!evals.empty()) {
     const bool toy = evals.count("exploitability") > 0;
-    GnuplotChart chart;
-    std::string plots;
-    for (const auto& [name, series] : evals) {
-      // Data files are numbered: an opponent's name never becomes part of a file name.
-      const std::string file = fmt::format("eval{}.dat", chart.data.size());
-      chart.data.emplace_back(file, series);
-      plots += fmt::format("{}'{}' u 1:2:3:4 w yerrorlines t '{}'", plots.empty() ? "" : ", ", file,
-                           toy ? "exploitability (exact)" : "win rate vs " + GnuplotLabel(name));
+    // The same series against iterations and against wall time.
+    for (const bool against_time : {false, true}) {
+      GnuplotChart chart;
+      std::string plots;
+      for (const auto& [name, series] : against_time ? evals_time : evals) {
+        // Data files are numbered: an opponent's name never becomes part of a file name.
+        const std::string file = fmt::format("eval{}.dat", chart.data.size());
+        chart.data.emplace_back(file, series);
+        plots +=
+            fmt::format("{}'{}' u 1:2:3:4 w yerrorlines t '{}'", plots.empty() ? "" : ", ", file,
+                        toy ? "exploitability (exact)" : "win rate vs " + GnuplotLabel(name));
+      }
+      chart.script =
+          StrCat("set grid\nset key outside right\n",
+                 toy ? "set title 'exploitability of the strategy network'\n"
+                       "set ylabel 'exploitability'\nset logscale y\n"
+                     : "set title 'win rate of the network (default policy, 95% Wilson)'\n"
+                       "set ylabel 'win rate'\nset yrange [0:1]\n",
+                 against_time ? "set xlabel 'wall time (minutes, all phases)'\n"
+                              : "set xlabel 'iteration'\n",
+                 "plot ", plots);
+      const std::string name = toy ? "exploitability" : "win_rates";
+      charts.emplace_back(StrCat(name, against_time ? "_time.png" : ".png"), std::move(chart));
     }
-    chart.script = StrCat("set grid\nset key outside right\n",
-                          toy ? "set title 'exploitability of the strategy network'\n"
-                                "set ylabel 'exploitability'\nset logscale y\n"
-                              : "set title 'win rate of the strategy network (95% Wilson)'\n"
-                                "set ylabel 'win rate'\nset yrange [0:1]\n",
-                          "set xlabel 'iteration'\nplot ", plots);
-    charts.emplace_back(toy ? "exploitability.png" : "win_rates.png", std::move(chart));
   }
   if (!policies.empty()) {
     GnuplotChart chart;
@@ -183,9 +203,9 @@ CommandFn AddPlotCommand(CLI::App& app) {
   auto opts = std::make_shared<PlotOptions>();
   CLI::App* sub = app.add_subcommand(
       "plot",
-      "PNG charts of a training run's metrics.jsonl: win rates (or exploitability), win rates "
-      "per evaluation policy, expedition statistics and losses against iterations, and "
-      "throughput. Prints the files written.");
+      "PNG charts of a training run's metrics.jsonl: win rates (or exploitability) against "
+      "iterations and against wall time, win rates per evaluation policy, expedition statistics "
+      "and losses against iterations, and throughput. Prints the files written.");
   sub->add_option("run_dir", opts->run_dir, "the run directory")->required();
   sub->add_option("--out", opts->out_dir, "where to write the PNGs (default: RUN_DIR/plots)");
   return [opts] { return RunPlot(*opts); };

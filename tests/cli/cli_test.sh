@@ -298,7 +298,7 @@ expect_exit 2 "eval bad policy" -- "$lcfr" eval --checkpoint "$run" --games 2 --
 contains "$tmp/err" "--policy" "a bad --policy is named"
 expect_exit 2 "eval missing checkpoint" -- "$lcfr" eval --checkpoint "$tmp/nowhere" --games 10
 expect_exit 0 "plot" -- "$lcfr" plot "$run"
-if [[ -s "$run/plots/win_rates.png" && -s "$run/plots/losses.png" && -s "$run/plots/policies.png" && -s "$run/plots/expeditions.png" ]]; then pass; else fail "plot files"; fi
+if [[ -s "$run/plots/win_rates.png" && -s "$run/plots/win_rates_time.png" && -s "$run/plots/losses.png" && -s "$run/plots/policies.png" && -s "$run/plots/expeditions.png" ]]; then pass; else fail "plot files"; fi
 # No file operation and no gnuplot script goes through a shell: quotes in the run directory, in
 # --out and in an opponent's name inside metrics.jsonl are just characters (issue 13, item 1).
 mkdir -p "$tmp/inj"
