@@ -46,7 +46,7 @@ std::string_view GameName(GameId game);  // "lost-cities", "kuhn", "leduc"
 struct RunConfig {
   GameId game = GameId::kLostCities;
   int64_t seed = 1;          // every stream of the run derives from it
-  int iterations = 12;       // Deep CFR iterations
+  int iterations = 20;       // Deep CFR iterations
   int checkpoint_every = 1;  // write a checkpoint every N iterations (and at the end)
   int keep_every = 10;       // keep the checkpoints of every Nth iteration (0: only the latest)
 };

@@ -3,6 +3,7 @@
 # configuration (12 iterations) with one change per variant, 1,000-game evaluations every 2
 # iterations for every evaluation policy (the strategy network trained every 2 for the average), the same seed (so the same deals at each iteration).
 #   benchmarks/curves/run_curves.sh OUT_DIR [VARIANT ...]
+# ITERATIONS=N (default 12) trains each new run for N iterations instead.
 # Variants: cards-value (the default), mlp-value, cards-escher-balanced, cards-escher-uniform
 # (all four when none is named). Each run goes to OUT_DIR/VARIANT (an existing one is kept, so a
 # stopped batch resumes where it stopped); then the tables are printed with curve_table.py.
@@ -20,7 +21,8 @@ shift
 variants=("$@")
 [[ ${#variants[@]} -gt 0 ]] || variants=(cards-value mlp-value cards-escher-balanced cards-escher-uniform)
 [[ -x "$lcfr" ]] || { echo "$0: $lcfr is not built (scripts/run.sh builds it)" >&2; exit 2; }
-common=(--set evaluation.every=2 --set training.strategy_every=2 --set evaluation.games=1000
+iterations="${ITERATIONS:-12}"
+common=(--set "run.iterations=$iterations" --set evaluation.every=2 --set training.strategy_every=2 --set evaluation.games=1000
         --set "evaluation.opponents=[random, discard-only, heuristic-cautious]"
         --set "evaluation.policies=[current, average, average-greedy, current-greedy]")
 mkdir -p "$out"
