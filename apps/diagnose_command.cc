@@ -5,6 +5,7 @@
 
 #include "apps/commands.h"
 #include "fmt/core.h"
+#include "inference/batched_evaluator.h"
 #include "nlohmann/json.hpp"
 #include "training/checkpoint.h"
 #include "training/compose.h"
@@ -52,7 +53,8 @@ int RunDiagnose(const DiagnoseOptions& opts) {
                            ? config.traversal.cfr.payoff_scale
                            : engine::LostCities::DefaultPayoffScale();
   const engine::LostCities game(config.rules);
-  inference::InferenceConfig inference;  // fp32 on the CPU
+  inference::InferenceConfig inference;  // on the CPU, in fp32: the networks as trained
+  inference.precision = inference::Precision::kFp32;
   absl::StatusOr<training::Evaluators> evaluators =
       training::MakeEvaluators(policy->store, inference, check.workers);
   if (!evaluators.ok()) {
