@@ -205,33 +205,11 @@ absl::StatusOr<ValueCheckResult> CheckValueAccuracy(const engine::LostCities& ga
   const auto start = std::chrono::steady_clock::now();
   std::vector<StateFigures> per_state(options.states);
   const int workers = std::min(options.workers, options.states);
-  std::vector<std::exception_ptr> errors(workers);
-  auto body = [&](int w) {
-    try {
-      const int begin = options.states * w / workers, end = options.states * (w + 1) / workers;
-      std::unique_ptr<traversal::Evaluator> evaluator = evaluators(w);
-      traversal::BatcherConfig config;
-      config.width = options.width;
-      config.stack_bytes = traversal::StackBytesForDepth(64);  // loops, not a recursion
-      traversal::FiberBatcher batcher(config, evaluator.get());
-      batcher.Run(end - begin, [&](int64_t i, traversal::PolicyClient& policy) {
-        StateCheck check(game, options, policy);
-        per_state[begin + i] = check.Run(begin + i);
-      });
-    } catch (...) {
-      errors[w] = std::current_exception();
-    }
-  };
-  if (workers == 1) {
-    body(0);
-  } else {
-    std::vector<std::thread> threads;
-    for (int w = 0; w < workers; ++w) threads.emplace_back(body, w);
-    for (auto& t : threads) t.join();
-  }
-  for (auto& e : errors) {
-    if (e) std::rethrow_exception(e);
-  }
+  RunFiberTasks(evaluators, options.states, workers, options.width,
+                [&](int64_t i, traversal::PolicyClient& policy) {
+                  StateCheck check(game, options, policy);
+                  per_state[i] = check.Run(i);
+                });
   std::vector<double> pq, tq, nq, pa, ta, na;
   ValueCheckResult result;
   result.states = options.states;

@@ -62,33 +62,19 @@ int PolicyBot::Act(const engine::LostCities& game, const engine::View& view, eng
   return action;
 }
 
-absl::StatusOr<NetworkMatchResult> PlayNetworkMatch(const engine::LostCities& game,
-                                                    const EvaluatorFactory& evaluators,
-                                                    const std::string& opponent, int games,
-                                                    uint64_t seed, int workers, int width,
-                                                    PlayPolicy play, int network_id) {
-  if (!engine::MakeBot(opponent).ok()) {
-    return absl::InvalidArgumentError(lcfr::StreamCat("unknown opponent '", opponent, "'"));
-  }
-  std::vector<engine::GameOutcome> outcomes(games);
-  std::vector<std::array<int64_t, 2>> counts(games);  // decisions, fallbacks
+void RunFiberTasks(const EvaluatorFactory& evaluators, int64_t tasks, int workers, int width,
+                   const std::function<void(int64_t, traversal::PolicyClient&)>& task) {
   std::vector<std::exception_ptr> errors(workers);
   auto body = [&](int w) {
     try {
-      const int begin = games * w / workers, end = games * (w + 1) / workers;
+      const int64_t begin = tasks * w / workers, end = tasks * (w + 1) / workers;
       std::unique_ptr<traversal::Evaluator> evaluator = evaluators(w);
       traversal::BatcherConfig config;
       config.width = width;
-      config.stack_bytes =
-          traversal::StackBytesForDepth(64);  // PlayGame is a loop, not a recursion
+      config.stack_bytes = traversal::StackBytesForDepth(64);  // loops, not a recursion
       traversal::FiberBatcher batcher(config, evaluator.get());
-      batcher.Run(end - begin, [&](int64_t i, traversal::PolicyClient& policy) {
-        const int g = begin + static_cast<int>(i);
-        PolicyBot network(&policy, play, game, network_id);
-        auto bot = engine::MakeBot(opponent);
-        outcomes[g] = engine::PlayMatchGame(game, network, **bot, g, seed);
-        counts[g] = {network.decisions(), network.fallbacks()};
-      });
+      batcher.Run(end - begin,
+                  [&](int64_t i, traversal::PolicyClient& policy) { task(begin + i, policy); });
     } catch (...) {
       errors[w] = std::current_exception();
     }
@@ -103,6 +89,25 @@ absl::StatusOr<NetworkMatchResult> PlayNetworkMatch(const engine::LostCities& ga
   for (auto& e : errors) {
     if (e) std::rethrow_exception(e);
   }
+}
+
+absl::StatusOr<NetworkMatchResult> PlayNetworkMatch(const engine::LostCities& game,
+                                                    const EvaluatorFactory& evaluators,
+                                                    const std::string& opponent, int games,
+                                                    uint64_t seed, int workers, int width,
+                                                    PlayPolicy play, int network_id) {
+  if (!engine::MakeBot(opponent).ok()) {
+    return absl::InvalidArgumentError(lcfr::StreamCat("unknown opponent '", opponent, "'"));
+  }
+  std::vector<engine::GameOutcome> outcomes(games);
+  std::vector<std::array<int64_t, 2>> counts(games);  // decisions, fallbacks
+  RunFiberTasks(evaluators, games, workers, width, [&](int64_t i, traversal::PolicyClient& policy) {
+    const int g = static_cast<int>(i);
+    PolicyBot network(&policy, play, game, network_id);
+    auto bot = engine::MakeBot(opponent);
+    outcomes[g] = engine::PlayMatchGame(game, network, **bot, g, seed);
+    counts[g] = {network.decisions(), network.fallbacks()};
+  });
   NetworkMatchResult result;
   for (int g = 0; g < games; ++g) {
     result.match.Add(outcomes[g], engine::SeatOfA(g));

@@ -60,6 +60,12 @@ struct NetworkMatchResult {
 
 using EvaluatorFactory = std::function<std::unique_ptr<traversal::Evaluator>(int worker)>;
 
+// Runs `tasks` tasks as fibers on `workers` threads (contiguous index ranges), each thread with
+// its own evaluator and a FiberBatcher of `width` fibers with loop-sized stacks: task(i, policy)
+// for every i in [0, tasks). The first worker's exception is rethrown after all have joined.
+void RunFiberTasks(const EvaluatorFactory& evaluators, int64_t tasks, int workers, int width,
+                   const std::function<void(int64_t, traversal::PolicyClient&)>& task);
+
 // `games` games of a network's policy (as A) against `opponent` (as B), PlayMatch's deals and
 // seats, `workers` threads with `width` games in flight each. Deterministic given the seed.
 absl::StatusOr<NetworkMatchResult> PlayNetworkMatch(const engine::LostCities& game,
