@@ -41,6 +41,7 @@ struct AgentOptions {
   std::string model;
   bool bot_given = false;  // --bot on the command line
   PolicyOptions policy{"current", false};
+  SearchOptions search;
   uint64_t seed = 1;
 };
 
@@ -52,7 +53,19 @@ int RunAgent(const AgentOptions& opts) {
   const std::string model = opts.model.empty() && opts.checkpoint.empty() && !opts.bot_given
                                 ? training::DefaultModelPath()
                                 : opts.model;
-  if (!opts.checkpoint.empty() || !model.empty()) {
+  // A searching player answers only for the rules it was built for.
+  bool fixed_rules = !opts.checkpoint.empty();
+  if (opts.search.search) {
+    auto loaded = LoadSearchingPlayer(opts.checkpoint, model, opts.bot, opts.policy,
+                                      opts.search.config, engine::Rules{});
+    if (!loaded.ok()) {
+      PrintError("agent", std::string(loaded.status().message()));
+      return kExitBadInput;
+    }
+    checkpoint_rules = loaded->rules;
+    player = std::move(loaded->bot);
+    fixed_rules = true;
+  } else if (!opts.checkpoint.empty() || !model.empty()) {
     auto bot = LoadNetworkPlayer(opts.checkpoint, model, opts.policy);
     if (!bot.ok()) {
       PrintError("agent", std::string(bot.status().message()));
@@ -92,17 +105,17 @@ int RunAgent(const AgentOptions& opts) {
       PrintError("agent", message);
       continue;
     }
-    if (!opts.checkpoint.empty() && !(obs->rules == checkpoint_rules)) {
+    if (fixed_rules && !(obs->rules == checkpoint_rules)) {
       ++errors;
-      const std::string message =
-          StrCat("line ", line_no, ": the rules differ from the checkpoint's (",
-                 engine::ToString(checkpoint_rules), ")");
+      const std::string message = StrCat("line ", line_no, ": the rules differ from the ",
+                                         opts.search.search ? "searching player's" : "checkpoint's",
+                                         " (", engine::ToString(checkpoint_rules), ")");
       std::cout << nlohmann::json{{"error", message}}.dump() << std::endl;
       PrintError("agent", message);
       continue;
     }
     const engine::LostCities game(obs->rules);
-    const int action = player->Act(game, game.MoverView(obs->state), rng);
+    const int action = player->ActOnState(game, obs->state, rng);
     std::cout << engine::ActionToProtocol(game, obs->state, action) << std::endl;
   }
   return errors == 0 ? kExitOk : kExitBadInput;
@@ -132,8 +145,14 @@ CommandFn AddAgentCommand(CLI::App& app) {
       ->check(NonNegativeInteger())
       ->capture_default_str();
   AddPolicyOptions(cmd, &opts->policy);
+  opts->search.config.workers = 2;  // both cores of the machine the default budget is sized for
+  AddSearchOptions(cmd, &opts->search, /*workers=*/true);
   return [opts, bot] {
     opts->bot_given = bot->count() > 0;
+    if (absl::Status status = CheckSearchOptions(opts->search); !status.ok()) {
+      PrintError("agent", std::string(status.message()));
+      return kExitBadInput;
+    }
     if (opts->bot_given + !opts->checkpoint.empty() + !opts->model.empty() > 1) {
       PrintError("agent", "--bot, --checkpoint and --model name the player: give one");
       return kExitBadInput;

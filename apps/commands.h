@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "engine/rules.h"
 #include "training/checkpoint.h"
+#include "training/search.h"
 
 namespace lcfr::apps {
 
@@ -56,6 +57,38 @@ void AddPolicyOptions(CLI::App* command, PolicyOptions* options);
 // wrong (the caller exits 2).
 absl::StatusOr<std::unique_ptr<training::CheckpointBot>> LoadNetworkPlayer(
     const std::string& checkpoint, const std::string& model, const PolicyOptions& policy);
+
+// --search, --rollouts, --move-time-ms, --worlds, --candidates, --threshold, --rollout-policy,
+// --search-width and (agent, play: `workers`) --workers: search at play time
+// (training/search.h, docs/search.md).
+struct SearchOptions {
+  bool search = false;
+  training::SearchConfig config;
+  std::vector<CLI::Option*> needs_search;  // the options that mean nothing without --search
+};
+void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers);
+// OK without --search and no search option given, or with --search and a valid config; the
+// error names the flag.
+absl::Status CheckSearchOptions(const SearchOptions& options);
+// A searching player on `game`: the model's evaluators (from `store`, CPU, one per search
+// worker; null when no model plays) are built here.
+absl::StatusOr<std::unique_ptr<engine::Bot>> MakeSearchPlayer(
+    const engine::LostCities& game, const training::Blueprint& blueprint,
+    const training::SearchConfig& config, std::shared_ptr<const inference::ModelStore> store);
+
+// The searching player of agent and play: over the policy of `checkpoint` or `model` (one of
+// them non-empty, playing as `policy` says) or else over the bot `bot` on `bot_rules`. Errors
+// name what is wrong (the caller exits 2).
+struct LoadedPlayer {
+  std::unique_ptr<engine::Bot> bot;
+  engine::Rules rules;
+  std::string name;
+};
+absl::StatusOr<LoadedPlayer> LoadSearchingPlayer(const std::string& checkpoint,
+                                                 const std::string& model, const std::string& bot,
+                                                 const PolicyOptions& policy,
+                                                 const training::SearchConfig& config,
+                                                 const engine::Rules& bot_rules);
 
 // "lcfr <command>: <message>" on stderr.
 void PrintError(const std::string& command, const std::string& message);

@@ -1,4 +1,6 @@
 // lcfr eval: a checkpoint's strategy network against a bot, batched, seat-alternating.
+#include <algorithm>
+#include <chrono>
 #include <string>
 
 #include "apps/commands.h"
@@ -10,6 +12,7 @@
 #include "training/checkpoint.h"
 #include "training/compose.h"
 #include "training/evaluation.h"
+#include "training/search.h"
 
 namespace lcfr::apps {
 namespace {
@@ -24,13 +27,177 @@ struct EvalOptions {
   std::string device = "cpu";
   std::string network;
   PolicyOptions policy;
+  SearchOptions search;
+  std::string bot;  // with --search: the searching player's blueprint instead of a model
   bool json = false;
 };
 
-int RunEval(const EvalOptions& opts) {
-  if (opts.checkpoint.empty() == opts.model.empty()) {
-    PrintError("eval", "give one of --checkpoint and --model");
+// The match's figures in the form both paths print (text or --json).
+// `player` names the player in the text, `policy` in the JSON.
+void PrintResult(const EvalOptions& opts, const std::string& source, const std::string& player,
+                 const std::string& policy, const engine::MatchResult& result,
+                 nlohmann::ordered_json extra) {
+  const engine::Interval ci = result.win_rate_ci();
+  if (opts.json) {
+    nlohmann::ordered_json j;
+    j["win_rate"] = result.win_rate();
+    j["ci_low"] = ci.low;
+    j["ci_high"] = ci.high;
+    j["mean_score_diff"] = result.mean_score_diff();
+    j["games"] = result.games;
+    j["opponent"] = opts.opponent;
+    j["capped"] = result.capped;
+    j["policy"] = policy;
+    j["colors_opened"] = result.colors_opened_per_game();
+    j["score_per_color"] = result.score_per_opened_color();
+    j["positive_share"] = result.positive_share();
+    j["wagers_below_cost"] = result.wagers_below_cost_per_game();
+    for (auto& [key, value] : extra.items()) j[key] = value;
+    j["checkpoint"] = source;
+    fmt::print("{}\n", j.dump());
+    return;
+  }
+  fmt::print("{} ({}) vs {}: {} games, seat-alternating on paired deals, seed {}\n", source, player,
+             opts.opponent, result.games, opts.seed);
+  fmt::print("  win rate       {:.3f}  [{:.3f}, {:.3f}] 95% Wilson (ties count half)\n",
+             result.win_rate(), ci.low, ci.high);
+  fmt::print("  W / L / T      {} / {} / {}\n", result.wins, result.losses, result.ties);
+  fmt::print("  score diff     {:+.1f} +- {:.1f} (95%)\n", result.mean_score_diff(),
+             result.score_diff_ci_half_width());
+  fmt::print("  capped games   {}\n", result.capped);
+  fmt::print(
+      "  expeditions    {:.2f} opened per game, {:+.1f} points each, {:.0f}% positive, "
+      "{:.2f} wagered below cost per game\n",
+      result.colors_opened_per_game(), result.score_per_opened_color(),
+      100 * result.positive_share(), result.wagers_below_cost_per_game());
+  if (extra.contains("search")) {
+    const auto& x = extra["search"];
+    fmt::print(
+        "  search         {} decisions searched of {}, {:.1f}% left the policy's choice; "
+        "{:.0f} rollouts each, {:.0f} ms mean, {:.0f} ms max; {:.0f} rollouts/s, {:.1f} rows per "
+        "forward\n",
+        x["searched"].get<int64_t>(), x["decisions"].get<int64_t>(),
+        100 * x["deviation_rate"].get<double>(), x["rollouts_per_decision"].get<double>(),
+        x["mean_ms"].get<double>(), x["max_ms"].get<double>(), x["rollouts_per_s"].get<double>(),
+        x["rows_per_forward"].get<double>());
+  }
+}
+
+// lcfr eval --search: the searching player's games, `opts.workers` games at a time.
+int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* policy,
+                  const inference::InferenceConfig& inference) {
+  training::Blueprint blueprint;
+  engine::Rules rules;
+  std::string source = opts.bot;
+  if (policy != nullptr) {
+    const absl::StatusOr<training::PlayPolicy> play =
+        training::PlayPolicy::Parse(opts.policy.Name());
+    if (!play.ok()) {
+      PrintError("eval", std::string(play.status().message()));
+      return kExitBadInput;
+    }
+    blueprint.play = *play;
+    rules = policy->config.rules;
+    source = policy->directory;
+  } else {
+    blueprint.bot = opts.bot;
+  }
+  training::SearchConfig config = opts.search.config;
+  config.workers = 1;  // a match searches one game per thread
+  const bool model = policy != nullptr || config.rollout_policy == "model";
+  if (model && policy == nullptr) {
+    PrintError("eval", "--rollout-policy model needs --checkpoint or --model");
     return kExitBadInput;
+  }
+  const engine::LostCities game(rules);
+  training::Evaluators evaluators;
+  training::EvaluatorFactory factory;
+  if (model) {
+    absl::StatusOr<training::Evaluators> made =
+        training::MakeEvaluators(policy->store, inference, opts.workers * (config.workers + 1));
+    if (!made.ok()) {
+      PrintError("eval", std::string(made.status().message()));
+      return kExitFailure;
+    }
+    evaluators = *std::move(made);
+    factory = training::HandOut(evaluators);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const int step = std::max(1, opts.games / 20);
+  auto progress = [&](int done) {
+    if (done % step != 0 && done != opts.games) return;
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    fmt::print(stderr, "[eval] {}/{} games, {:.0f} s, about {:.0f} s to go\n", done, opts.games,
+               elapsed, elapsed / done * (opts.games - done));
+  };
+  auto played = training::PlaySearchMatch(game, blueprint, config, factory, opts.opponent,
+                                          opts.games, opts.seed, opts.workers, progress);
+  if (!played.ok()) {
+    PrintError("eval", std::string(played.status().message()));
+    return kExitBadInput;
+  }
+  const training::SearchStats& st = played->search;
+  nlohmann::ordered_json search;
+  search["decisions"] = st.decisions;
+  search["searched"] = st.searched;
+  search["deviation_rate"] =
+      st.searched ? static_cast<double>(st.deviations) / static_cast<double>(st.searched) : 0.0;
+  search["rollouts_per_decision"] =
+      st.searched ? static_cast<double>(st.rollouts) / static_cast<double>(st.searched) : 0.0;
+  search["mean_ms"] = st.searched ? 1000 * st.seconds / static_cast<double>(st.searched) : 0.0;
+  search["max_ms"] = 1000 * st.max_seconds;
+  search["rollouts_per_s"] = st.seconds > 0 ? static_cast<double>(st.rollouts) / st.seconds : 0.0;
+  search["rows_per_forward"] = st.rows_per_batch();
+  search["rollouts"] = config.rollouts;
+  search["move_time_ms"] = config.move_time_ms;
+  search["worlds"] = config.worlds;
+  search["candidates"] = config.candidates;
+  search["threshold"] = config.threshold;
+  search["objective"] = config.objective;
+  search["rollout_policy"] = config.rollout_policy.empty() ? "self" : config.rollout_policy;
+  nlohmann::ordered_json extra;
+  extra["search"] = search;
+  const std::string name = "search over " + blueprint.Name();
+  PrintResult(opts, source, name, name, played->match, extra);
+  return kExitOk;
+}
+
+int RunEval(const EvalOptions& opts) {
+  if (absl::Status status = CheckSearchOptions(opts.search); !status.ok()) {
+    PrintError("eval", std::string(status.message()));
+    return kExitBadInput;
+  }
+  if (!opts.bot.empty() && !opts.search.search) {
+    PrintError("eval", "--bot plays only with --search (a bot against a bot: lcfr match)");
+    return kExitBadInput;
+  }
+  if (opts.opponent == "self" && !opts.search.search) {
+    PrintError("eval", "--opponent self (the player without search) needs --search");
+    return kExitBadInput;
+  }
+  if (!opts.checkpoint.empty() + !opts.model.empty() + !opts.bot.empty() != 1) {
+    PrintError("eval", opts.search.search ? "give one of --checkpoint, --model and --bot"
+                                          : "give one of --checkpoint and --model");
+    return kExitBadInput;
+  }
+  if (opts.opponent != "self" && !engine::MakeBot(opts.opponent).ok()) {
+    PrintError("eval", StrCat("unknown opponent '", opts.opponent,
+                              "' (known: ", fmt::format("{}", fmt::join(engine::BotNames(), ", ")),
+                              opts.search.search ? ", self" : "", ")"));
+    return kExitBadInput;
+  }
+  const absl::StatusOr<inference::Device> requested_device = inference::ParseDevice(opts.device);
+  if (!requested_device.ok()) {
+    PrintError("eval", StrCat("--device: ", requested_device.status().message()));
+    return kExitBadInput;
+  }
+  if (!opts.bot.empty()) {
+    if (!engine::MakeBot(opts.bot).ok()) {
+      PrintError("eval", StrCat("--bot: unknown bot '", opts.bot, "'"));
+      return kExitBadInput;
+    }
+    return RunSearchEval(opts, nullptr, inference::InferenceConfig{});
   }
   auto policy = opts.checkpoint.empty() ? training::LoadModelPolicy(opts.model)
                                         : training::LoadCheckpointPolicy(opts.checkpoint);
@@ -44,22 +211,19 @@ int RunEval(const EvalOptions& opts) {
                       " checkpoint; its exact exploitability is in the run's metrics.jsonl"));
     return kExitBadInput;
   }
-  if (!engine::MakeBot(opts.opponent).ok()) {
-    PrintError("eval", StrCat("unknown opponent '", opts.opponent, "' (known: ",
-                              fmt::format("{}", fmt::join(engine::BotNames(), ", ")), ")"));
-    return kExitBadInput;
-  }
-  const absl::StatusOr<inference::Device> requested = inference::ParseDevice(opts.device);
-  if (!requested.ok()) {
-    PrintError("eval", StrCat("--device: ", requested.status().message()));
-    return kExitBadInput;
-  }
   inference::InferenceConfig inference;
-  if (auto device = inference::ResolveDevice(*requested); device.ok()) {
+  if (auto device = inference::ResolveDevice(*requested_device); device.ok()) {
     inference.device = *device;
   } else {
     PrintError("eval", std::string(device.status().message()));
     return kExitBadInput;
+  }
+  if (opts.search.search) {
+    if (!opts.network.empty()) {
+      PrintError("eval", "--network names the player without search: drop it or --search");
+      return kExitBadInput;
+    }
+    return RunSearchEval(opts, &*policy, inference);
   }
   const engine::LostCities game(policy->config.rules);
   auto store = policy->store;
@@ -85,45 +249,14 @@ int RunEval(const EvalOptions& opts) {
     PrintError("eval", std::string(played.status().message()));
     return kExitFailure;
   }
-  const engine::MatchResult* result = &played->match;
-  const engine::Interval ci = result->win_rate_ci();
-  if (opts.json) {
-    nlohmann::ordered_json j;
-    j["win_rate"] = result->win_rate();
-    j["ci_low"] = ci.low;
-    j["ci_high"] = ci.high;
-    j["mean_score_diff"] = result->mean_score_diff();
-    j["games"] = result->games;
-    j["opponent"] = opts.opponent;
-    j["capped"] = result->capped;
-    j["policy"] = play->Name();
-    j["colors_opened"] = result->colors_opened_per_game();
-    j["score_per_color"] = result->score_per_opened_color();
-    j["positive_share"] = result->positive_share();
-    j["wagers_below_cost"] = result->wagers_below_cost_per_game();
-    if (played->decisions > 0 &&
-        (network == traversal::kAdvantageNetwork0 || network == traversal::kAdvantageNetwork1 ||
-         (network < 0 && !(play->source == training::PlayPolicy::Source::kAverage)))) {
-      j["fallback_rate"] = played->fallback_rate();
-    }
-    j["checkpoint"] = policy->directory;
-    fmt::print("{}\n", j.dump());
-    return kExitOk;
+  nlohmann::ordered_json extra = nlohmann::ordered_json::object();
+  if (played->decisions > 0 &&
+      (network == traversal::kAdvantageNetwork0 || network == traversal::kAdvantageNetwork1 ||
+       (network < 0 && !(play->source == training::PlayPolicy::Source::kAverage)))) {
+    extra["fallback_rate"] = played->fallback_rate();
   }
-  fmt::print("{} ({}) vs {}: {} games, seat-alternating on paired deals, seed {}\n",
-             policy->directory, opts.network.empty() ? play->Name() : opts.network, opts.opponent,
-             result->games, opts.seed);
-  fmt::print("  win rate       {:.3f}  [{:.3f}, {:.3f}] 95% Wilson (ties count half)\n",
-             result->win_rate(), ci.low, ci.high);
-  fmt::print("  W / L / T      {} / {} / {}\n", result->wins, result->losses, result->ties);
-  fmt::print("  score diff     {:+.1f} +- {:.1f} (95%)\n", result->mean_score_diff(),
-             result->score_diff_ci_half_width());
-  fmt::print("  capped games   {}\n", result->capped);
-  fmt::print(
-      "  expeditions    {:.2f} opened per game, {:+.1f} points each, {:.0f}% positive, "
-      "{:.2f} wagered below cost per game\n",
-      result->colors_opened_per_game(), result->score_per_opened_color(),
-      100 * result->positive_share(), result->wagers_below_cost_per_game());
+  PrintResult(opts, policy->directory, opts.network.empty() ? play->Name() : opts.network,
+              play->Name(), played->match, extra);
   return kExitOk;
 }
 
@@ -139,14 +272,20 @@ CommandFn AddEvalCommand(CLI::App& app) {
   sub->add_option("--checkpoint", opts->checkpoint, "checkpoint or run directory");
   sub->add_option("--model", opts->model,
                   "a networks file (e.g. models/lost-cities.pt), with its config beside it");
-  sub->add_option("--opponent", opts->opponent, "the bot to play")->capture_default_str();
+  sub->add_option("--opponent", opts->opponent,
+                  "the bot to play; with --search also self: the player without search")
+      ->capture_default_str();
+  sub->add_option("--bot", opts->bot,
+                  "with --search: search over this bot instead of a model (e.g. "
+                  "heuristic-balanced)");
   sub->add_option("--games", opts->games, "games (pairs of deals, seats swapped)")
       ->check(CLI::Range(2, 100000000))
       ->capture_default_str();
   sub->add_option("--seed", opts->seed, "seed of the deals")
       ->check(NonNegativeInteger())
       ->capture_default_str();
-  sub->add_option("--workers", opts->workers, "threads")
+  sub->add_option("--workers", opts->workers,
+                  "threads (with --search: games played at once, each searched on its thread)")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   sub->add_option("--device", opts->device, "cpu, cuda or auto")->capture_default_str();
@@ -156,6 +295,7 @@ CommandFn AddEvalCommand(CLI::App& app) {
                   "advantage0 / advantage1 (a player's current regret-matching strategy, for "
                   "diagnosis)")
       ->check(CLI::IsMember({"strategy", "advantage0", "advantage1"}));
+  AddSearchOptions(sub, &opts->search, /*workers=*/false);
   sub->add_flag("--json", opts->json,
                 "one JSON object: win_rate, ci_low, ci_high, mean_score_diff, games, ...");
   return [opts] { return RunEval(*opts); };

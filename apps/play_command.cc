@@ -21,6 +21,7 @@ struct PlayOptions {
   std::string model;
   bool bot_given = false;  // --bot on the command line
   PolicyOptions policy{"current", false};
+  SearchOptions search;
   std::string bot = "heuristic-balanced";
   std::string auto_bot;  // plays the person's seat (a demo; also how the command is tested)
   int seat = 0;
@@ -105,7 +106,17 @@ int RunPlay(const PlayOptions& opts) {
       opts.model.empty() && opts.checkpoint.empty() && !opts.bot_given && opts.rules.empty()
           ? training::DefaultModelPath()
           : opts.model;
-  if (!opts.checkpoint.empty() || !model.empty()) {
+  if (opts.search.search) {
+    auto loaded = LoadSearchingPlayer(opts.checkpoint, model, opts.bot, opts.policy,
+                                      opts.search.config, game_rules);
+    if (!loaded.ok()) {
+      PrintError("play", std::string(loaded.status().message()));
+      return kExitBadInput;
+    }
+    game_rules = loaded->rules;
+    opponent_name = loaded->name;
+    opponent = std::move(loaded->bot);
+  } else if (!opts.checkpoint.empty() || !model.empty()) {
     auto bot = LoadNetworkPlayer(opts.checkpoint, model, opts.policy);
     if (!bot.ok()) {
       PrintError("play", std::string(bot.status().message()));
@@ -141,12 +152,12 @@ int RunPlay(const PlayOptions& opts) {
   while (!engine::LostCities::IsTerminal(s)) {
     int action;
     if (engine::LostCities::CurrentPlayer(s) != opts.seat) {
-      action = opponent->Act(game, game.MoverView(s), rng);
+      action = opponent->ActOnState(game, s, rng);
       fmt::print("opponent: {}\n", game.ActionName(s, action));
     } else {
       PrintBoard(game, s, opts.seat);
       if (autoplayer) {
-        action = autoplayer->Act(game, game.MoverView(s), rng);
+        action = autoplayer->ActOnState(game, s, rng);
         fmt::print("you ({}): {}\n", opts.auto_bot, game.ActionName(s, action));
       } else {
         while (true) {
@@ -202,8 +213,14 @@ CommandFn AddPlayCommand(CLI::App& app) {
   sub->add_option("--auto", opts->auto_bot, "let this bot play your seat (watch a game)");
   sub->add_option("--rule", opts->rules, "rule override key=value (bots only)");
   AddPolicyOptions(sub, &opts->policy);
+  opts->search.config.workers = 2;  // both cores of the machine the default budget is sized for
+  AddSearchOptions(sub, &opts->search, /*workers=*/true);
   return [opts, bot] {
     opts->bot_given = bot->count() > 0;
+    if (absl::Status status = CheckSearchOptions(opts->search); !status.ok()) {
+      PrintError("play", std::string(status.message()));
+      return kExitBadInput;
+    }
     if (opts->bot_given + !opts->checkpoint.empty() + !opts->model.empty() > 1) {
       PrintError("play", "--bot, --checkpoint and --model name the opponent: give one");
       return kExitBadInput;

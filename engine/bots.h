@@ -50,6 +50,14 @@ class Bot {
   virtual ~Bot() = default;
   // Returns a legal action for the player to move. Precondition: the state is not terminal.
   virtual int Act(const LostCities& game, const View& view, Rng& rng) = 0;
+  // The same decision, handed the full state: for players that need the public history the view
+  // leaves out (the order of the discard piles below their tops). Such a player must still read
+  // nothing hidden: the searching player (training/search.h) redeals every hidden card first
+  // (engine/worlds.h). Every caller that holds the state (matches, agent, play) calls this; the
+  // default plays Act on the mover's view.
+  virtual int ActOnState(const LostCities& game, const State& state, Rng& rng) {
+    return Act(game, game.MoverView(state), rng);
+  }
   virtual std::string Name() const = 0;
 };
 

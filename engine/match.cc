@@ -6,7 +6,7 @@ namespace lcfr::engine {
 
 GameOutcome PlayGame(const LostCities& game, State state, Bot* const bots[2], Rng& rng) {
   while (!LostCities::IsTerminal(state)) {
-    const int action = bots[state.player]->Act(game, game.MoverView(state), rng);
+    const int action = bots[state.player]->ActOnState(game, state, rng);
     LCFR_CHECK((game.LegalMask(state) >> action) & 1)
         << bots[state.player]->Name() << " chose illegal action " << action;
     game.ApplyUnchecked(state, action);

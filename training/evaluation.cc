@@ -62,33 +62,36 @@ int PolicyBot::Act(const engine::LostCities& game, const engine::View& view, eng
   return action;
 }
 
-void RunFiberTasks(const EvaluatorFactory& evaluators, int64_t tasks, int workers, int width,
-                   const std::function<void(int64_t, traversal::PolicyClient&)>& task) {
-  std::vector<std::exception_ptr> errors(workers);
-  auto body = [&](int w) {
+void RunOnThreads(int threads, const std::function<void(int)>& body) {
+  std::vector<std::exception_ptr> errors(threads);
+  auto guarded = [&](int t) {
     try {
-      const int64_t begin = tasks * w / workers, end = tasks * (w + 1) / workers;
-      std::unique_ptr<traversal::Evaluator> evaluator = evaluators(w);
-      traversal::BatcherConfig config;
-      config.width = width;
-      config.stack_bytes = traversal::StackBytesForDepth(64);  // loops, not a recursion
-      traversal::FiberBatcher batcher(config, evaluator.get());
-      batcher.Run(end - begin,
-                  [&](int64_t i, traversal::PolicyClient& policy) { task(begin + i, policy); });
+      body(t);
     } catch (...) {
-      errors[w] = std::current_exception();
+      errors[t] = std::current_exception();
     }
   };
-  if (workers == 1) {
-    body(0);
-  } else {
-    std::vector<std::thread> threads;
-    for (int w = 0; w < workers; ++w) threads.emplace_back(body, w);
-    for (auto& t : threads) t.join();
-  }
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(guarded, t);
+  guarded(0);
+  for (auto& th : pool) th.join();
   for (auto& e : errors) {
     if (e) std::rethrow_exception(e);
   }
+}
+
+void RunFiberTasks(const EvaluatorFactory& evaluators, int64_t tasks, int workers, int width,
+                   const std::function<void(int64_t, traversal::PolicyClient&)>& task) {
+  RunOnThreads(workers, [&](int w) {
+    const int64_t begin = tasks * w / workers, end = tasks * (w + 1) / workers;
+    std::unique_ptr<traversal::Evaluator> evaluator = evaluators(w);
+    traversal::BatcherConfig config;
+    config.width = width;
+    config.stack_bytes = traversal::StackBytesForDepth(64);  // loops, not a recursion
+    traversal::FiberBatcher batcher(config, evaluator.get());
+    batcher.Run(end - begin,
+                [&](int64_t i, traversal::PolicyClient& policy) { task(begin + i, policy); });
+  });
 }
 
 absl::StatusOr<NetworkMatchResult> PlayNetworkMatch(const engine::LostCities& game,

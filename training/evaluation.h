@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -36,6 +37,8 @@ class PolicyBot : public engine::Bot {
   // a positive advantage (regret-matching policies only).
   int64_t decisions() const { return decisions_; }
   int64_t fallbacks() const { return fallbacks_; }
+  // The distribution the last Act played from (num_actions entries, 0 at illegal actions).
+  std::span<const float> probabilities() const { return probabilities_; }
 
  private:
   traversal::PolicyClient* policy_;
@@ -59,6 +62,10 @@ struct NetworkMatchResult {
 };
 
 using EvaluatorFactory = std::function<std::unique_ptr<traversal::Evaluator>(int worker)>;
+
+// Runs body(t) for t in [0, threads): t = 0 on the calling thread, the others on threads of
+// their own; returns when all have finished and then rethrows the first exception (by t).
+void RunOnThreads(int threads, const std::function<void(int)>& body);
 
 // Runs `tasks` tasks as fibers on `workers` threads (contiguous index ranges), each thread with
 // its own evaluator and a FiberBatcher of `width` fibers with loop-sized stacks: task(i, policy)

@@ -3,7 +3,8 @@
 # configuration (12 iterations) with one change per variant, 1,000-game evaluations every 2
 # iterations for every evaluation policy (the strategy network trained every 2 for the average), the same seed (so the same deals at each iteration).
 #   benchmarks/curves/run_curves.sh OUT_DIR [VARIANT ...]
-# ITERATIONS=N (default 12) trains each new run for N iterations instead.
+# ITERATIONS=N (default 12) trains each new run for N iterations instead; POLICIES="[current]"
+# evaluates only the policies named (default: all four).
 # Variants: cards-value (the default), mlp-value, cards-escher-balanced, cards-escher-uniform
 # (all four when none is named). Each run goes to OUT_DIR/VARIANT (an existing one is kept, so a
 # stopped batch resumes where it stopped); then the tables are printed with curve_table.py.
@@ -24,7 +25,7 @@ variants=("$@")
 iterations="${ITERATIONS:-12}"
 common=(--set "run.iterations=$iterations" --set evaluation.every=2 --set training.strategy_every=2 --set evaluation.games=1000
         --set "evaluation.opponents=[random, discard-only, heuristic-cautious]"
-        --set "evaluation.policies=[current, average, average-greedy, current-greedy]")
+        --set "evaluation.policies=${POLICIES:-[current, average, average-greedy, current-greedy]}")
 mkdir -p "$out"
 args=()
 for v in "${variants[@]}"; do
@@ -46,7 +47,7 @@ for v in "${variants[@]}"; do
   fi
   args+=("$v=$out/$v")
 done
-for policy in current current-greedy average average-greedy; do
+for policy in $(echo "${POLICIES:-current current-greedy average average-greedy}" | tr -d '[],'); do
   echo
   echo "policy: $policy"
   echo

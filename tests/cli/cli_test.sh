@@ -152,6 +152,43 @@ expect_exit 0 "train hybrid" -- "$lcfr" train --config "$src/configs/smoke.yaml"
 expect_exit 2 "diagnose a run without a value network" -- "$lcfr" diagnose --checkpoint "$tmp/hybrid" --states 2
 contains "$tmp/err" "trains no value network" "diagnose says why"
 expect_exit 2 "diagnose without a source" -- "$lcfr" diagnose --states 2
+# search at play time (docs/search.md): eval, agent and play with --search, and its refusals.
+expect_exit 0 "eval --search over the shipped model" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --policy current --search --rollouts 24 --candidates 3 --games 2 --opponent random --json
+contains "$tmp/out" '"policy":"search over model (current)"' "eval --search names the player"
+contains "$tmp/out" '"rollouts_per_s":' "eval --search reports its speed"
+expect_exit 0 "eval --search head to head" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --search --rollouts 16 --rollout-policy heuristic-balanced --games 2 --opponent self
+contains "$tmp/out" "left the policy's choice" "eval --search prints its figures"
+expect_exit 0 "eval --search over a bot" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 50 --games 4 --opponent heuristic-cautious --json
+contains "$tmp/out" '"policy":"search over heuristic-balanced"' "search over a bot"
+echo "$line" | "$lcfr" agent --search --rollouts 32 --workers 2 >"$tmp/agent_out" 2>"$tmp/agent_err"
+code=$?
+if [[ $code -eq 0 ]] && grep -qE '^\{"(play|discard)":"[YBWGR][0-9*]+"\}$' "$tmp/agent_out"; then pass; else fail "agent --search answer: exit $code, $(cat "$tmp/agent_out") $(cat "$tmp/agent_err")"; fi
+echo quit | "$lcfr" play --search --rollouts 8 --bot heuristic-cautious --seat 1 >"$tmp/out" 2>&1
+contains "$tmp/out" "search over heuristic-cautious" "play --search names its player"
+expect_exit 2 "search: --rollouts 0" -- "$lcfr" eval --bot random --search --rollouts 0 --games 2
+contains "$tmp/err" "--rollouts must be in [1, 10000000]" "--rollouts 0 is named"
+expect_exit 2 "search: a budget without --search" -- "$lcfr" agent --rollouts 10
+contains "$tmp/err" "--rollouts needs --search" "a search option without --search is named"
+expect_exit 2 "search: a negative time" -- "$lcfr" play --search --move-time-ms -5
+contains "$tmp/err" "--move-time-ms must be >= 0" "--move-time-ms is named"
+expect_exit 2 "search: an unknown rollout policy" -- "$lcfr" agent --search --rollout-policy oracle
+contains "$tmp/err" "--rollout-policy: unknown policy 'oracle'" "--rollout-policy is named"
+expect_exit 2 "search: a negative threshold" -- "$lcfr" eval --bot random --search --threshold -1 --games 2
+contains "$tmp/err" "--threshold must be" "--threshold is named"
+expect_exit 2 "search: a bad objective" -- "$lcfr" eval --bot random --search --objective fun --games 2
+contains "$tmp/err" "--objective must be score or win" "--objective is named"
+expect_exit 2 "search: --worlds -1" -- "$lcfr" agent --search --worlds -1
+contains "$tmp/err" "--worlds must be >= 0" "--worlds is named"
+expect_exit 2 "search: --candidates -1" -- "$lcfr" agent --search --candidates -1
+contains "$tmp/err" "--candidates must be >= 0" "--candidates is named"
+expect_exit 2 "search: --search-width 0" -- "$lcfr" agent --search --search-width 0
+contains "$tmp/err" "--search-width must be in" "--search-width is named"
+expect_exit 2 "eval --bot without --search" -- "$lcfr" eval --bot random --games 2
+contains "$tmp/err" "--bot plays only with --search" "eval --bot needs --search"
+expect_exit 2 "eval --opponent self without --search" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --opponent self --games 2
+contains "$tmp/err" "--opponent self" "self needs --search"
+expect_exit 2 "eval --search: model rollouts without a model" -- "$lcfr" eval --bot random --search --rollout-policy model --games 2
+contains "$tmp/err" "--rollout-policy model needs --checkpoint or --model" "model rollouts need a model"
 contains "$tmp/err" "give one of --checkpoint and --model" "diagnose wants one source"
 expect_exit 2 "diagnose one rollout" -- "$lcfr" diagnose --model "$src/models/lost-cities.pt" --rollouts 1
 contains "$tmp/err" "--rollouts" "diagnose names the bad flag"

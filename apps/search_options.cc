@@ -1,0 +1,131 @@
+// --search and its budget, shared by eval, agent and play (training/search.h).
+#include <memory>
+#include <string>
+
+#include "apps/commands.h"
+#include "engine/bots.h"
+#include "fmt/core.h"
+#include "fmt/ranges.h"
+#include "training/compose.h"
+
+namespace lcfr::apps {
+
+void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers) {
+  training::SearchConfig& c = options->config;
+  command->add_flag("--search", options->search,
+                    "search every decision: rollouts of the player's policy from worlds sampled "
+                    "from what it knows (docs/search.md)");
+  auto add = [&](CLI::Option* option) { options->needs_search.push_back(option); };
+  add(command
+          ->add_option("--rollouts", c.rollouts,
+                       "search budget per decision in rollouts, all candidates together")
+          ->capture_default_str());
+  add(command
+          ->add_option("--move-time-ms", c.move_time_ms,
+                       "search budget per decision in milliseconds, whichever comes first "
+                       "(0: none)")
+          ->capture_default_str());
+  add(command
+          ->add_option("--worlds", c.worlds,
+                       "distinct sampled worlds per decision, reused round-robin (0: a new one "
+                       "for every round of rollouts)")
+          ->capture_default_str());
+  add(command
+          ->add_option("--candidates", c.candidates,
+                       "search the policy's M most probable actions and its own choice (0: every "
+                       "legal action)")
+          ->capture_default_str());
+  add(command
+          ->add_option("--threshold", c.threshold,
+                       "standard errors by which the best candidate must beat the policy's own "
+                       "choice to replace it")
+          ->capture_default_str());
+  add(command->add_option(
+      "--rollout-policy", c.rollout_policy,
+      fmt::format("who plays the rollouts, both seats: model, or a bot ({}); default: the "
+                  "searching player's own policy",
+                  fmt::join(engine::BotNames(), ", "))));
+  add(command
+          ->add_option("--objective", c.objective,
+                       "what the search maximises: score (the mean score difference) or win "
+                       "(the share of rollouts won)")
+          ->capture_default_str());
+  add(command->add_option("--search-width", c.width, "rollouts in flight per thread (fibers)")
+          ->capture_default_str());
+  if (workers) {
+    add(command->add_option("--workers", c.workers, "search threads per decision")
+            ->capture_default_str());
+  }
+}
+
+absl::Status CheckSearchOptions(const SearchOptions& options) {
+  if (!options.search) {
+    for (const CLI::Option* option : options.needs_search) {
+      if (option->count() > 0) {
+        return absl::InvalidArgumentError(fmt::format("{} needs --search", option->get_name()));
+      }
+    }
+    return absl::OkStatus();
+  }
+  return options.config.Validate();
+}
+
+absl::StatusOr<std::unique_ptr<engine::Bot>> MakeSearchPlayer(
+    const engine::LostCities& game, const training::Blueprint& blueprint,
+    const training::SearchConfig& config, std::shared_ptr<const inference::ModelStore> store) {
+  training::EvaluatorFactory factory;
+  training::Evaluators evaluators;
+  if (store) {
+    absl::StatusOr<training::Evaluators> made =
+        training::MakeEvaluators(store, inference::InferenceConfig{}, config.workers);
+    if (!made.ok()) return made.status();
+    evaluators = *std::move(made);
+    factory = training::HandOut(evaluators);
+  }
+  auto player = training::SearchPlayer::Create(game, blueprint, config, factory);
+  if (!player.ok()) return player.status();
+  return std::unique_ptr<engine::Bot>(*std::move(player));
+}
+
+absl::StatusOr<LoadedPlayer> LoadSearchingPlayer(const std::string& checkpoint,
+                                                 const std::string& model, const std::string& bot,
+                                                 const PolicyOptions& policy,
+                                                 const training::SearchConfig& config,
+                                                 const engine::Rules& bot_rules) {
+  training::Blueprint blueprint;
+  std::shared_ptr<const inference::ModelStore> store;
+  LoadedPlayer loaded;
+  if (!checkpoint.empty() || !model.empty()) {
+    const absl::StatusOr<training::PlayPolicy> play = training::PlayPolicy::Parse(policy.Name());
+    if (!play.ok()) return play.status();
+    absl::StatusOr<training::CheckpointPolicy> source =
+        checkpoint.empty() ? training::LoadModelPolicy(model)
+                           : training::LoadCheckpointPolicy(checkpoint);
+    if (!source.ok()) return source.status();
+    if (source->config.run.game != training::GameId::kLostCities) {
+      return absl::InvalidArgumentError(fmt::format("{}: a {} checkpoint, not a Lost Cities one",
+                                                    source->directory,
+                                                    training::GameName(source->config.run.game)));
+    }
+    blueprint.play = *play;
+    store = source->store;
+    loaded.rules = source->config.rules;
+    loaded.name = source->directory;
+  } else {
+    if (!engine::MakeBot(bot).ok()) {
+      return absl::InvalidArgumentError(fmt::format("unknown bot '{}'", bot));
+    }
+    blueprint.bot = bot;
+    loaded.rules = bot_rules;
+    loaded.name = bot;
+  }
+  const engine::LostCities game(loaded.rules);
+  absl::StatusOr<std::unique_ptr<engine::Bot>> player =
+      MakeSearchPlayer(game, blueprint, config, store);
+  if (!player.ok()) return player.status();
+  loaded.bot = *std::move(player);
+  loaded.name = "search over " + loaded.name;
+  return loaded;
+}
+
+}  // namespace lcfr::apps

@@ -1,0 +1,353 @@
+#include "training/search.h"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <stdexcept>
+
+#include "engine/check.h"
+#include "engine/rng.h"
+#include "engine/stream_cat.h"
+#include "engine/worlds.h"
+
+namespace lcfr::training {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Stream tags of a decision's seed.
+constexpr uint64_t kBlueprintStream = 0x626c75657072696eULL;  // "blueprin"
+constexpr uint64_t kWorldStream = 0x776f726c64ULL;            // "world"
+constexpr uint64_t kRolloutStream = 0x726f6c6c6f7574ULL;      // "rollout"
+
+// The evaluator of a player that never asks a network (a scripted blueprint and rollouts).
+class NoModelEvaluator : public traversal::Evaluator {
+ public:
+  void Evaluate(std::span<const traversal::PolicyRequest>) override {
+    throw std::logic_error("search: a network was asked for, but no model was given");
+  }
+};
+
+bool KnownBot(const std::string& name) { return engine::MakeBot(name).ok(); }
+
+}  // namespace
+
+absl::Status SearchConfig::Validate() const {
+  auto bad = [](auto&&... parts) { return absl::InvalidArgumentError(lcfr::StreamCat(parts...)); };
+  if (rollouts < 1 || rollouts > 10000000) {
+    return bad("--rollouts must be in [1, 10000000] (got ", rollouts, ")");
+  }
+  if (move_time_ms < 0) return bad("--move-time-ms must be >= 0 (got ", move_time_ms, ")");
+  if (worlds < 0) return bad("--worlds must be >= 0 (got ", worlds, "; 0 = a new world a round)");
+  if (candidates < 0) return bad("--candidates must be >= 0 (got ", candidates, "; 0 = all)");
+  if (!(threshold >= 0) || !std::isfinite(threshold)) {
+    return bad("--threshold must be a finite number >= 0 (got ", threshold, ")");
+  }
+  if (!rollout_policy.empty() && rollout_policy != "model" && !KnownBot(rollout_policy)) {
+    std::string known;
+    for (const std::string& name : engine::BotNames()) known += ", " + name;
+    return bad("--rollout-policy: unknown policy '", rollout_policy, "' (known: model", known, ")");
+  }
+  if (objective != "score" && objective != "win") {
+    return bad("--objective must be score or win (got '", objective, "')");
+  }
+  if (workers < 1 || workers > 1024)
+    return bad("--workers must be in [1, 1024] (got ", workers, ")");
+  if (width < 1 || width > 65536) {
+    return bad("--search-width must be in [1, 65536] (got ", width, ")");
+  }
+  return absl::OkStatus();
+}
+
+std::string Blueprint::Name() const {
+  return is_model() ? lcfr::StreamCat("model (", play.Name(), ")") : bot;
+}
+
+void SearchStats::Merge(const SearchStats& o) {
+  decisions += o.decisions;
+  searched += o.searched;
+  deviations += o.deviations;
+  rollouts += o.rollouts;
+  rounds += o.rounds;
+  policy_calls += o.policy_calls;
+  batches += o.batches;
+  seconds += o.seconds;
+  max_seconds = std::max(max_seconds, o.max_seconds);
+}
+
+struct SearchPlayer::Worker {
+  std::unique_ptr<traversal::Evaluator> evaluator;
+  std::unique_ptr<traversal::FiberBatcher> batcher;
+};
+
+SearchPlayer::SearchPlayer(const engine::LostCities& game, const Blueprint& blueprint,
+                           const SearchConfig& config)
+    : game_(game), blueprint_(blueprint), config_(config) {}
+
+SearchPlayer::~SearchPlayer() = default;
+
+absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
+    const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
+    const EvaluatorFactory& evaluators) {
+  if (absl::Status status = config.Validate(); !status.ok()) return status;
+  std::unique_ptr<SearchPlayer> player(new SearchPlayer(game, blueprint, config));
+  if (!blueprint.is_model()) {
+    auto bot = engine::MakeBot(blueprint.bot);
+    if (!bot.ok()) return bot.status();
+    player->blueprint_bot_ = *std::move(bot);
+  }
+  player->win_objective_ = config.objective == "win";
+  const std::string& rollout = config.rollout_policy;
+  player->rollout_model_ = rollout == "model" || (rollout.empty() && blueprint.is_model());
+  if (!player->rollout_model_) player->rollout_bot_ = rollout.empty() ? blueprint.bot : rollout;
+  const bool needs_model = blueprint.is_model() || player->rollout_model_;
+  if (needs_model && !evaluators) {
+    return absl::InvalidArgumentError("search: the model plays, but no model was given");
+  }
+  traversal::BatcherConfig batcher;
+  batcher.width = config.width;
+  batcher.stack_bytes = traversal::StackBytesForDepth(64);  // a rollout is a loop
+  for (int w = 0; w < config.workers; ++w) {
+    auto worker = std::make_unique<Worker>();
+    worker->evaluator = needs_model ? evaluators(w) : std::make_unique<NoModelEvaluator>();
+    worker->batcher = std::make_unique<traversal::FiberBatcher>(batcher, worker->evaluator.get());
+    player->workers_.push_back(std::move(worker));
+  }
+  return player;
+}
+
+std::string SearchPlayer::Name() const {
+  return lcfr::StreamCat("search over ", blueprint_.Name());
+}
+
+int SearchPlayer::Act(const engine::LostCities&, const engine::View&, engine::Rng&) {
+  LCFR_CHECK(false) << "SearchPlayer needs the state (the discard piles' order): call ActOnState";
+  return -1;
+}
+
+int SearchPlayer::BlueprintChoice(const engine::State& state, engine::Rng& rng,
+                                  std::vector<float>& probabilities) {
+  probabilities.clear();
+  if (blueprint_bot_) return blueprint_bot_->ActOnState(game_, state, rng);
+  traversal::PolicyClient direct = traversal::PolicyClient::Direct(workers_[0]->evaluator.get());
+  PolicyBot root(&direct, blueprint_.play, game_);
+  const int action = root.ActOnState(game_, state, rng);
+  probabilities.assign(root.probabilities().begin(), root.probabilities().end());
+  return action;
+}
+
+double SearchPlayer::Rollout(const engine::State& world, int action, uint64_t stream,
+                             traversal::PolicyClient& policy) {
+  engine::Rng rng(stream);
+  engine::State t = world;
+  const int mover = engine::LostCities::CurrentPlayer(t);
+  game_.ApplyUnchecked(t, action);
+  std::unique_ptr<engine::Bot> bot;
+  if (rollout_model_) {
+    bot = std::make_unique<PolicyBot>(&policy, blueprint_.play, game_);
+  } else {
+    bot = *engine::MakeBot(rollout_bot_);  // checked by Validate
+  }
+  while (!engine::LostCities::IsTerminal(t)) {
+    const int a = bot->ActOnState(game_, t, rng);
+    LCFR_CHECK((game_.LegalMask(t) >> a) & 1) << "the rollout policy chose illegal action " << a;
+    game_.ApplyUnchecked(t, a);
+  }
+  const int payoff = engine::LostCities::Payoff(t, mover);
+  if (win_objective_) return payoff > 0 ? 1.0 : payoff == 0 ? 0.5 : 0.0;
+  return payoff / engine::LostCities::DefaultPayoffScale();
+}
+
+int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State& state,
+                             engine::Rng& rng) {
+  LCFR_CHECK(game.rules() == game_.rules()) << "the search was built for other rules";
+  const Clock::time_point start = Clock::now();
+  const uint64_t seed = rng.Next();
+  engine::Rng own(engine::DeriveSeed({seed, kBlueprintStream}));
+  std::vector<float> probabilities;
+  const int b = BlueprintChoice(state, own, probabilities);
+
+  // The candidates.
+  const uint32_t legal = game_.LegalMask(state);
+  std::vector<int> candidates;
+  for (uint32_t m = legal; m; m &= m - 1) candidates.push_back(std::countr_zero(m));
+  if (config_.candidates > 0 && !probabilities.empty() &&
+      static_cast<int>(candidates.size()) > config_.candidates) {
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [&](int x, int y) { return probabilities[x] > probabilities[y]; });
+    candidates.resize(config_.candidates);
+    if (std::find(candidates.begin(), candidates.end(), b) == candidates.end()) {
+      candidates.push_back(b);
+    }
+    std::sort(candidates.begin(), candidates.end());
+  }
+  last_ = SearchDecision{};
+  last_.candidates = candidates;
+  last_.blueprint = b;
+  ++stats_.decisions;
+  const int count = static_cast<int>(candidates.size());
+  const int kb =
+      static_cast<int>(std::find(candidates.begin(), candidates.end(), b) - candidates.begin());
+  LCFR_CHECK_LT(kb, count) << "the blueprint chose an illegal action " << b;
+  if (count == 1) {
+    last_.chosen = b;
+    last_.mean.assign(1, 0.0);
+    last_.stderr_d.assign(1, 0.0);
+    return b;
+  }
+
+  // The rollouts: task i is round i / count, candidate i % count.
+  const int rounds = std::max(1, config_.rollouts / count);
+  const int64_t tasks = static_cast<int64_t>(rounds) * count;
+  std::vector<double> y(tasks, std::numeric_limits<double>::quiet_NaN());
+  const Clock::time_point deadline = config_.move_time_ms > 0
+                                         ? start + std::chrono::milliseconds(config_.move_time_ms)
+                                         : Clock::time_point::max();
+  const bool timed = config_.move_time_ms > 0;
+  auto task = [&](int64_t i, traversal::PolicyClient& policy) {
+    if (timed && Clock::now() >= deadline) return;
+    const auto r = static_cast<uint64_t>(i / count);
+    const uint64_t world_index = config_.worlds > 0 ? r % config_.worlds : r;
+    engine::Rng world_rng(engine::DeriveSeed({seed, kWorldStream, world_index}));
+    const engine::State world = engine::SampleWorld(game_, state, world_rng);
+    y[i] = Rollout(world, candidates[i % count], engine::DeriveSeed({seed, kRolloutStream, r}),
+                   policy);
+  };
+  // Without a time budget one run of all the tasks; with one, runs of about 4 x width tasks per
+  // worker (whole rounds), the clock read between them: a skipped task is cheap, but not free.
+  const int workers = static_cast<int>(std::min<int64_t>(config_.workers, tasks));
+  int64_t chunk = tasks;
+  if (timed) {
+    const int64_t per_chunk = 4 * static_cast<int64_t>(config_.width) * workers;
+    chunk = std::max<int64_t>(1, per_chunk / count) * count;
+  }
+  std::vector<int64_t> calls_before(workers), batches_before(workers);
+  for (int w = 0; w < workers; ++w) {
+    calls_before[w] = workers_[w]->batcher->stats().policy_calls;
+    batches_before[w] = workers_[w]->batcher->stats().batches();
+  }
+  for (int64_t first = 0; first < tasks; first += chunk) {
+    if (timed && Clock::now() >= deadline) break;
+    const int64_t n = std::min(tasks - first, chunk);
+    RunOnThreads(workers, [&](int w) {
+      const int64_t begin = first + n * w / workers, end = first + n * (w + 1) / workers;
+      workers_[w]->batcher->Run(end - begin, [&](int64_t i, traversal::PolicyClient& policy) {
+        task(begin + i, policy);
+      });
+    });
+  }
+  for (int w = 0; w < workers; ++w) {
+    const traversal::WorkerStats& st = workers_[w]->batcher->stats();
+    stats_.policy_calls += st.policy_calls - calls_before[w];
+    stats_.batches += st.batches() - batches_before[w];
+  }
+
+  // The complete rounds, their means and the paired differences against b.
+  std::vector<int> complete;
+  for (int r = 0; r < rounds; ++r) {
+    bool all = true;
+    for (int k = 0; k < count; ++k)
+      all = all && !std::isnan(y[static_cast<int64_t>(r) * count + k]);
+    if (all) complete.push_back(r);
+  }
+  for (double v : y) last_.rollouts += !std::isnan(v);
+  const int n = static_cast<int>(complete.size());
+  last_.rounds = n;
+  last_.mean.assign(count, 0.0);
+  last_.stderr_d.assign(count, 0.0);
+  for (int k = 0; k < count; ++k) {
+    double sum = 0, sum_d = 0, sum_d2 = 0;
+    for (int r : complete) {
+      const double v = y[static_cast<int64_t>(r) * count + k];
+      const double d = v - y[static_cast<int64_t>(r) * count + kb];
+      sum += v;
+      sum_d += d;
+      sum_d2 += d * d;
+    }
+    if (n > 0) last_.mean[k] = sum / n;
+    if (n > 1) {
+      const double var = std::max(0.0, (sum_d2 - sum_d * sum_d / n) / (n - 1));
+      last_.stderr_d[k] = std::sqrt(var / n);
+    } else {
+      last_.stderr_d[k] = std::numeric_limits<double>::infinity();
+    }
+  }
+  int best = kb;
+  for (int k = 0; k < count; ++k) {
+    if (n > 0 && last_.mean[k] > last_.mean[best]) best = k;
+  }
+  int chosen = b;
+  if (best != kb) {
+    const double gain = last_.mean[best] - last_.mean[kb];
+    const double se = last_.stderr_d[best];
+    const bool beyond = std::isinf(se) ? config_.threshold == 0 : gain > config_.threshold * se;
+    if (beyond) chosen = candidates[best];
+  }
+  last_.chosen = chosen;
+  last_.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  ++stats_.searched;
+  stats_.deviations += chosen != b;
+  stats_.rollouts += last_.rollouts;
+  stats_.rounds += n;
+  stats_.seconds += last_.seconds;
+  stats_.max_seconds = std::max(stats_.max_seconds, last_.seconds);
+  return chosen;
+}
+
+absl::StatusOr<SearchMatchResult> PlaySearchMatch(
+    const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
+    const EvaluatorFactory& evaluators, const std::string& opponent, int games, uint64_t seed,
+    int threads, const std::function<void(int)>& progress) {
+  if (opponent != "self" && !KnownBot(opponent)) {
+    return absl::InvalidArgumentError(lcfr::StreamCat("unknown opponent '", opponent, "'"));
+  }
+  if (games < 1 || threads < 1) {
+    return absl::InvalidArgumentError("a search match needs games and threads >= 1");
+  }
+  threads = std::min(threads, games);
+  const int per_thread = config.workers + 1;
+  // Every player, built here before any thread starts.
+  struct Seat {
+    std::unique_ptr<SearchPlayer> player;
+    std::unique_ptr<traversal::Evaluator> evaluator;  // the "self" opponent's model
+    traversal::PolicyClient client;
+    std::unique_ptr<engine::Bot> opponent;
+  };
+  std::vector<Seat> seats(threads);
+  for (int t = 0; t < threads; ++t) {
+    EvaluatorFactory mine;
+    if (evaluators) mine = [&](int w) { return evaluators(t * per_thread + w); };
+    auto player = SearchPlayer::Create(game, blueprint, config, mine);
+    if (!player.ok()) return player.status();
+    seats[t].player = *std::move(player);
+    if (opponent == "self" && blueprint.is_model()) {
+      seats[t].evaluator = evaluators(t * per_thread + config.workers);
+      seats[t].client = traversal::PolicyClient::Direct(seats[t].evaluator.get());
+      seats[t].opponent = std::make_unique<PolicyBot>(&seats[t].client, blueprint.play, game);
+    } else {
+      seats[t].opponent = *engine::MakeBot(opponent == "self" ? blueprint.bot : opponent);
+    }
+  }
+  std::vector<engine::GameOutcome> outcomes(games);
+  std::mutex mutex;
+  int done = 0;
+  RunOnThreads(threads, [&](int t) {
+    const int begin = static_cast<int>(static_cast<int64_t>(games) * t / threads);
+    const int end = static_cast<int>(static_cast<int64_t>(games) * (t + 1) / threads);
+    for (int g = begin; g < end; ++g) {
+      outcomes[g] = engine::PlayMatchGame(game, *seats[t].player, *seats[t].opponent, g, seed);
+      std::lock_guard<std::mutex> lock(mutex);
+      ++done;
+      if (progress) progress(done);
+    }
+  });
+  SearchMatchResult result;
+  for (int g = 0; g < games; ++g) result.match.Add(outcomes[g], engine::SeatOfA(g));
+  for (const Seat& seat : seats) result.search.Merge(seat.player->stats());
+  return result;
+}
+
+}  // namespace lcfr::training

@@ -1,0 +1,177 @@
+// Search at play time: Monte-Carlo rollouts of a blueprint policy from worlds consistent with
+// what the player to move knows (Tesauro & Galperin's rollouts; Lerer et al.'s single-agent
+// SPARTA rule for when to leave the blueprint). Torch-free: the networks are asked through
+// traversal::Evaluator, and every rollout is a fiber of a per-worker FiberBatcher, so the
+// rollouts' policy calls are served in batches exactly as the traversals' are.
+//
+// One decision (SearchPlayer::ActOnState), the mover's payoffs in units of 100 points:
+//  1. The blueprint (the model's policy, or a scripted bot) gives its own choice b: what it
+//     would play without search, drawn from the decision's random stream; for the model also its
+//     distribution over the legal actions.
+//  2. The candidates: every legal action, or the blueprint's M most probable (ties: lower action
+//     id first) together with b. A single candidate is played at once, without rollouts.
+//  3. Rounds r = 0, 1, ...: a world W_r (engine/worlds.h: the hidden cards dealt anew, uniformly;
+//     with K > 0 worlds, round r reuses world r mod K) and for every candidate a one rollout: a
+//     applied to W_r, then the rollout policy for both players to the end of the game. All the
+//     candidates of a round share the world and the random stream (common random numbers), so
+//     their differences are paired.
+//  4. The budget: max(1, rollouts / candidates) rounds, cut short when move_time_ms passes first
+//     (a rollout that has not started by then is skipped; a round counts only when all of its
+//     rollouts ran).
+//  5. The candidate a* with the best mean is played if its mean beats b's by more than
+//     `threshold` standard errors of the paired differences y_r(a*) - y_r(b); otherwise b. With a
+//     single round the standard error is unknown, and b is played unless the threshold is 0.
+//
+// Deterministic given the seed (the Rng the game hands to ActOnState) and a budget in rollouts,
+// for any widths and worker counts when the evaluator's rows do not depend on their batch: the
+// result of rollout (r, a) depends on the decision's seed, r and a alone, and the means are summed
+// in round order.
+//
+// Cost: each rollout plays the rest of the game, one policy call per decision (about 50 from the
+// middle of a game), so a decision costs about rounds x candidates x remaining decisions rows;
+// rows are served `width` at a time per worker (docs/search.md has the measured figures).
+#ifndef LCFR_TRAINING_SEARCH_H_
+#define LCFR_TRAINING_SEARCH_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "engine/bots.h"
+#include "engine/lost_cities.h"
+#include "engine/match.h"
+#include "training/evaluation.h"
+#include "training/play_policy.h"
+#include "traversal/evaluator.h"
+#include "traversal/fiber_batcher.h"
+
+namespace lcfr::training {
+
+struct SearchConfig {
+  int rollouts = 500;      // budget per decision, in rollouts (all candidates together); >= 1
+  int move_time_ms = 0;    // budget per decision in milliseconds; 0 = none
+  int worlds = 0;          // K: distinct worlds per decision; 0 = a new world every round
+  int candidates = 0;      // M: the blueprint's M most probable actions (and its choice); 0 = all
+  double threshold = 1.0;  // standard errors by which a* must beat the blueprint's choice
+  // The policy of both players in the rollouts: "" = the blueprint itself, "model" = the model's
+  // policy, or a bot's name (engine::MakeBot).
+  std::string rollout_policy;
+  // What a rollout's result is: "score", the mover's score difference / 100 (the game's payoff,
+  // what the networks were trained on), or "win": 1 for a win, 0.5 a tie, 0 a loss.
+  std::string objective = "score";
+  int workers = 1;  // threads per decision, each with its own evaluator and batcher
+  int width = 128;  // rollouts in flight per thread (fibers)
+
+  // Errors name the command-line flag (--rollouts, --move-time-ms, --worlds, --candidates,
+  // --threshold, --rollout-policy, --objective, --workers, --search-width).
+  absl::Status Validate() const;
+};
+
+// What the search plays on top of: the model's policy (`play`, served by the evaluators the
+// player is built with), or a scripted bot when `bot` names one.
+struct Blueprint {
+  std::string bot;  // "" = the model
+  PlayPolicy play;
+  bool is_model() const { return bot.empty(); }
+  std::string Name() const;  // "model (current)" or the bot's name
+};
+
+// The figures of one decision.
+struct SearchDecision {
+  std::vector<int> candidates;   // action ids, ascending
+  std::vector<double> mean;      // per candidate: mean payoff over the rounds
+  std::vector<double> stderr_d;  // per candidate: standard error of (its payoff - b's), paired
+  int blueprint = -1;            // b
+  int chosen = -1;
+  int rounds = 0;        // complete rounds used
+  int64_t rollouts = 0;  // rollouts played (complete rounds or not)
+  double seconds = 0;
+};
+
+// Totals over a player's decisions.
+struct SearchStats {
+  int64_t decisions = 0;
+  int64_t searched = 0;    // decisions with more than one candidate
+  int64_t deviations = 0;  // searched decisions where a* replaced the blueprint's choice
+  int64_t rollouts = 0;
+  int64_t rounds = 0;
+  int64_t policy_calls = 0;  // the rollouts' (the root's not counted)
+  int64_t batches = 0;       // evaluator calls that served them
+  double seconds = 0;        // in searched decisions
+  double max_seconds = 0;
+  void Merge(const SearchStats& other);
+  double rows_per_batch() const {
+    return batches ? static_cast<double>(policy_calls) / static_cast<double>(batches) : 0.0;
+  }
+};
+
+// A player that searches every decision. Not thread-safe: one per thread (it runs its own
+// worker threads inside a decision).
+class SearchPlayer : public engine::Bot {
+ public:
+  // `evaluators(w)` is called once for each of config.workers workers, here, on the calling
+  // thread; it is not needed (may be empty) when neither the blueprint nor the rollout policy is
+  // the model. Errors: a bad config, an unknown bot, a model needed but no evaluators.
+  static absl::StatusOr<std::unique_ptr<SearchPlayer>> Create(const engine::LostCities& game,
+                                                              const Blueprint& blueprint,
+                                                              const SearchConfig& config,
+                                                              const EvaluatorFactory& evaluators);
+  ~SearchPlayer() override;
+
+  // Searches from the state (engine::Bot::ActOnState); reads only what its mover knows.
+  int ActOnState(const engine::LostCities& game, const engine::State& state,
+                 engine::Rng& rng) override;
+  // Not available: a view lacks the discard piles' order. Aborts; callers use ActOnState.
+  int Act(const engine::LostCities& game, const engine::View& view, engine::Rng& rng) override;
+  std::string Name() const override;
+
+  const SearchStats& stats() const { return stats_; }
+  const SearchDecision& last_decision() const { return last_; }
+
+ private:
+  struct Worker;
+  SearchPlayer(const engine::LostCities& game, const Blueprint& blueprint,
+               const SearchConfig& config);
+  // The blueprint's choice, with its distribution in `probabilities` (empty for a bot).
+  int BlueprintChoice(const engine::State& state, engine::Rng& rng,
+                      std::vector<float>& probabilities);
+  double Rollout(const engine::State& world, int action, uint64_t stream,
+                 traversal::PolicyClient& policy);
+
+  engine::LostCities game_;
+  Blueprint blueprint_;
+  SearchConfig config_;
+  bool rollout_model_ = false;  // the rollouts ask the model
+  bool win_objective_ = false;
+  std::string rollout_bot_;  // else this bot plays them
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::unique_ptr<engine::Bot> blueprint_bot_;  // a scripted blueprint
+  SearchStats stats_;
+  SearchDecision last_;
+};
+
+// The searching player's match: the games, and its search figures.
+struct SearchMatchResult {
+  engine::MatchResult match;
+  SearchStats search;
+};
+
+// `games` games of the searching player (as A) against `opponent` (as B) on PlayMatch's deals
+// and seats: a bot's name, or "self", the blueprint without search. The games run on `threads`
+// threads (contiguous ranges in game order), each with its own players; a player searches with
+// config.workers threads of its own (1 for matches). `evaluators(i)` is called for i in
+// [0, 2 x threads) before any thread starts: 2t for thread t's searching player, 2t + 1 for its
+// "self" opponent. `progress(done)` is called after each game (from the game's thread, under a
+// lock). Deterministic given the seed and a budget in rollouts.
+absl::StatusOr<SearchMatchResult> PlaySearchMatch(
+    const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
+    const EvaluatorFactory& evaluators, const std::string& opponent, int games, uint64_t seed,
+    int threads, const std::function<void(int)>& progress = {});
+
+}  // namespace lcfr::training
+
+#endif  // LCFR_TRAINING_SEARCH_H_
