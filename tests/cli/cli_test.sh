@@ -152,6 +152,7 @@ expect_exit 0 "train hybrid" -- "$lcfr" train --config "$src/configs/smoke.yaml"
 expect_exit 2 "diagnose a run without a value network" -- "$lcfr" diagnose --checkpoint "$tmp/hybrid" --states 2
 contains "$tmp/err" "trains no value network" "diagnose says why"
 expect_exit 2 "diagnose without a source" -- "$lcfr" diagnose --states 2
+contains "$tmp/err" "give one of --checkpoint and --model" "diagnose wants one source"
 # search at play time (docs/search.md): eval, agent and play with --search, and its refusals.
 expect_exit 0 "eval --search over the shipped model" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --policy current --search --rollouts 24 --candidates 3 --games 2 --opponent random --json
 contains "$tmp/out" '"policy":"search over model (current)"' "eval --search names the player"
@@ -189,7 +190,6 @@ expect_exit 2 "eval --opponent self without --search" -- "$lcfr" eval --model "$
 contains "$tmp/err" "--opponent self" "self needs --search"
 expect_exit 2 "eval --search: model rollouts without a model" -- "$lcfr" eval --bot random --search --rollout-policy model --games 2
 contains "$tmp/err" "--rollout-policy model needs --checkpoint or --model" "model rollouts need a model"
-contains "$tmp/err" "give one of --checkpoint and --model" "diagnose wants one source"
 expect_exit 2 "diagnose one rollout" -- "$lcfr" diagnose --model "$src/models/lost-cities.pt" --rollouts 1
 contains "$tmp/err" "--rollouts" "diagnose names the bad flag"
 expect_exit 2 "train bad sampling policy" -- "$lcfr" train --set traversal.sampling_policy=greedy --run-dir "$tmp/x"
