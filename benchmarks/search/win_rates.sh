@@ -64,6 +64,6 @@ for bot in bots + ["self"]:
           f"{100 * (s['win_rate'] - p['win_rate']):+.1f} | {p['mean_score_diff']:+.1f} / "
           f"{s['mean_score_diff']:+.1f} | {100 * x['deviation_rate']:.0f}% | "
           f"{x['mean_ms']:.0f} / {x['max_ms']:.0f} |")
-print(f"\nPaired deals, seats alternating; search: "
+print(f"\nPaired deals, seats alternating; "
       f"{open(out + '/search_args.txt').read().strip()}")
 PY
