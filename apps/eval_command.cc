@@ -1,4 +1,5 @@
-// lcfr eval: a checkpoint's strategy network against a bot, batched, seat-alternating.
+// lcfr eval: a checkpoint's policy against a bot, batched, seat-alternating; with --search, the
+// searching player (training/search.h).
 #include <algorithm>
 #include <chrono>
 #include <string>
@@ -267,8 +268,8 @@ CommandFn AddEvalCommand(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "eval",
       "Play a checkpoint's policy (--policy, --greedy) against a bot: batched games on paired "
-      "deals "
-      "with seats swapped; win rate with a 95% Wilson interval, mean score difference.");
+      "deals with seats swapped; win rate with a 95% Wilson interval, mean score difference. "
+      "--search searches every decision (docs/search.md).");
   sub->add_option("--checkpoint", opts->checkpoint, "checkpoint or run directory");
   sub->add_option("--model", opts->model,
                   "a networks file (e.g. models/lost-cities.pt), with its config beside it");
