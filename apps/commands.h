@@ -52,9 +52,18 @@ struct PolicyOptions {
 };
 void AddPolicyOptions(CLI::App* command, PolicyOptions* options);
 
-// The network player of agent and play: the policy of the checkpoint `checkpoint` or, when that
-// is empty, of the networks file `model`, playing as `policy` says. The error names what is
-// wrong (the caller exits 2).
+// The Lost Cities policy of the checkpoint `checkpoint` or, when that is empty, of the networks
+// file `model`, and the play policy `policy` names. The error names what is wrong.
+struct NetworkSource {
+  training::CheckpointPolicy policy;
+  training::PlayPolicy play;
+};
+absl::StatusOr<NetworkSource> LoadNetworkSource(const std::string& checkpoint,
+                                                const std::string& model,
+                                                const PolicyOptions& policy);
+
+// The network player of agent and play: LoadNetworkSource's policy, one forward per decision.
+// The error names what is wrong (the caller exits 2).
 absl::StatusOr<std::unique_ptr<training::CheckpointBot>> LoadNetworkPlayer(
     const std::string& checkpoint, const std::string& model, const PolicyOptions& policy);
 

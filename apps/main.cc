@@ -67,15 +67,28 @@ void AddPolicyOptions(CLI::App* command, PolicyOptions* options) {
                     "instead of sampling");
 }
 
-absl::StatusOr<std::unique_ptr<training::CheckpointBot>> LoadNetworkPlayer(
-    const std::string& checkpoint, const std::string& model, const PolicyOptions& policy) {
+absl::StatusOr<NetworkSource> LoadNetworkSource(const std::string& checkpoint,
+                                                const std::string& model,
+                                                const PolicyOptions& policy) {
   const absl::StatusOr<training::PlayPolicy> play = training::PlayPolicy::Parse(policy.Name());
   if (!play.ok()) return play.status();
   absl::StatusOr<training::CheckpointPolicy> loaded =
       checkpoint.empty() ? training::LoadModelPolicy(model)
                          : training::LoadCheckpointPolicy(checkpoint);
   if (!loaded.ok()) return loaded.status();
-  return training::CheckpointBot::FromPolicy(*std::move(loaded), *play);
+  if (loaded->config.run.game != training::GameId::kLostCities) {
+    return absl::InvalidArgumentError(fmt::format("{}: a {} checkpoint, not a Lost Cities one",
+                                                  loaded->directory,
+                                                  training::GameName(loaded->config.run.game)));
+  }
+  return NetworkSource{*std::move(loaded), *play};
+}
+
+absl::StatusOr<std::unique_ptr<training::CheckpointBot>> LoadNetworkPlayer(
+    const std::string& checkpoint, const std::string& model, const PolicyOptions& policy) {
+  absl::StatusOr<NetworkSource> source = LoadNetworkSource(checkpoint, model, policy);
+  if (!source.ok()) return source.status();
+  return training::CheckpointBot::FromPolicy(std::move(source->policy), source->play);
 }
 
 void PrintError(const std::string& command, const std::string& message) {

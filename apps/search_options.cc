@@ -96,21 +96,12 @@ absl::StatusOr<LoadedPlayer> LoadSearchingPlayer(const std::string& checkpoint,
   std::shared_ptr<const inference::ModelStore> store;
   LoadedPlayer loaded;
   if (!checkpoint.empty() || !model.empty()) {
-    const absl::StatusOr<training::PlayPolicy> play = training::PlayPolicy::Parse(policy.Name());
-    if (!play.ok()) return play.status();
-    absl::StatusOr<training::CheckpointPolicy> source =
-        checkpoint.empty() ? training::LoadModelPolicy(model)
-                           : training::LoadCheckpointPolicy(checkpoint);
+    absl::StatusOr<NetworkSource> source = LoadNetworkSource(checkpoint, model, policy);
     if (!source.ok()) return source.status();
-    if (source->config.run.game != training::GameId::kLostCities) {
-      return absl::InvalidArgumentError(fmt::format("{}: a {} checkpoint, not a Lost Cities one",
-                                                    source->directory,
-                                                    training::GameName(source->config.run.game)));
-    }
-    blueprint.play = *play;
-    store = source->store;
-    loaded.rules = source->config.rules;
-    loaded.name = source->directory;
+    blueprint.play = source->play;
+    store = source->policy.store;
+    loaded.rules = source->policy.config.rules;
+    loaded.name = source->policy.directory;
   } else {
     if (!engine::MakeBot(bot).ok()) {
       return absl::InvalidArgumentError(fmt::format("unknown bot '{}'", bot));

@@ -81,6 +81,9 @@ void SearchStats::Merge(const SearchStats& o) {
 struct SearchPlayer::Worker {
   std::unique_ptr<traversal::Evaluator> evaluator;
   std::unique_ptr<traversal::FiberBatcher> batcher;
+  // A scripted rollout policy, or null. One serves all of the worker's fibers: the bots keep no
+  // state between calls, and a scripted rollout never suspends.
+  std::unique_ptr<engine::Bot> rollout_bot;
 };
 
 SearchPlayer::SearchPlayer(const engine::LostCities& game, const Blueprint& blueprint,
@@ -102,7 +105,9 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
   player->win_objective_ = config.objective == "win";
   const std::string& rollout = config.rollout_policy;
   player->rollout_model_ = rollout == "model" || (rollout.empty() && blueprint.is_model());
-  if (!player->rollout_model_) player->rollout_bot_ = rollout.empty() ? blueprint.bot : rollout;
+  const std::string rollout_bot = player->rollout_model_ ? ""
+                                  : rollout.empty()      ? blueprint.bot
+                                                         : rollout;
   const bool needs_model = blueprint.is_model() || player->rollout_model_;
   if (needs_model && !evaluators) {
     return absl::InvalidArgumentError("search: the model plays, but no model was given");
@@ -114,6 +119,7 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
     auto worker = std::make_unique<Worker>();
     worker->evaluator = needs_model ? evaluators(w) : std::make_unique<NoModelEvaluator>();
     worker->batcher = std::make_unique<traversal::FiberBatcher>(batcher, worker->evaluator.get());
+    if (!rollout_bot.empty()) worker->rollout_bot = *engine::MakeBot(rollout_bot);  // validated
     player->workers_.push_back(std::move(worker));
   }
   return player;
@@ -140,17 +146,14 @@ int SearchPlayer::BlueprintChoice(const engine::State& state, engine::Rng& rng,
 }
 
 double SearchPlayer::Rollout(const engine::State& world, int action, uint64_t stream,
-                             traversal::PolicyClient& policy) {
+                             traversal::PolicyClient& policy, engine::Bot* scripted) {
   engine::Rng rng(stream);
   engine::State t = world;
   const int mover = engine::LostCities::CurrentPlayer(t);
   game_.ApplyUnchecked(t, action);
-  std::unique_ptr<engine::Bot> bot;
-  if (rollout_model_) {
-    bot = std::make_unique<PolicyBot>(&policy, blueprint_.play, game_);
-  } else {
-    bot = *engine::MakeBot(rollout_bot_);  // checked by Validate
-  }
+  std::unique_ptr<PolicyBot> model;
+  if (scripted == nullptr) model = std::make_unique<PolicyBot>(&policy, blueprint_.play, game_);
+  engine::Bot* bot = scripted != nullptr ? scripted : model.get();
   while (!engine::LostCities::IsTerminal(t)) {
     const int a = bot->ActOnState(game_, t, rng);
     LCFR_CHECK((game_.LegalMask(t) >> a) & 1) << "the rollout policy chose illegal action " << a;
@@ -207,14 +210,14 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
                                          ? start + std::chrono::milliseconds(config_.move_time_ms)
                                          : Clock::time_point::max();
   const bool timed = config_.move_time_ms > 0;
-  auto task = [&](int64_t i, traversal::PolicyClient& policy) {
+  auto task = [&](int64_t i, traversal::PolicyClient& policy, engine::Bot* scripted) {
     if (timed && Clock::now() >= deadline) return;
     const auto r = static_cast<uint64_t>(i / count);
     const uint64_t world_index = config_.worlds > 0 ? r % config_.worlds : r;
     engine::Rng world_rng(engine::DeriveSeed({seed, kWorldStream, world_index}));
     const engine::State world = engine::SampleWorld(game_, state, world_rng);
     y[i] = Rollout(world, candidates[i % count], engine::DeriveSeed({seed, kRolloutStream, r}),
-                   policy);
+                   policy, scripted);
   };
   // Without a time budget one run of all the tasks; with one, runs of about 4 x width tasks per
   // worker (whole rounds), the clock read between them: a skipped task is cheap, but not free.
@@ -234,8 +237,9 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     const int64_t n = std::min(tasks - first, chunk);
     RunOnThreads(workers, [&](int w) {
       const int64_t begin = first + n * w / workers, end = first + n * (w + 1) / workers;
-      workers_[w]->batcher->Run(end - begin, [&](int64_t i, traversal::PolicyClient& policy) {
-        task(begin + i, policy);
+      Worker& worker = *workers_[w];
+      worker.batcher->Run(end - begin, [&](int64_t i, traversal::PolicyClient& policy) {
+        task(begin + i, policy, worker.rollout_bot.get());
       });
     });
   }

@@ -139,15 +139,15 @@ class SearchPlayer : public engine::Bot {
   // The blueprint's choice, with its distribution in `probabilities` (empty for a bot).
   int BlueprintChoice(const engine::State& state, engine::Rng& rng,
                       std::vector<float>& probabilities);
+  // One rollout: `scripted` plays both seats, or the model through `policy` when it is null.
   double Rollout(const engine::State& world, int action, uint64_t stream,
-                 traversal::PolicyClient& policy);
+                 traversal::PolicyClient& policy, engine::Bot* scripted);
 
   engine::LostCities game_;
   Blueprint blueprint_;
   SearchConfig config_;
   bool rollout_model_ = false;  // the rollouts ask the model
   bool win_objective_ = false;
-  std::string rollout_bot_;  // else this bot plays them
   std::vector<std::unique_ptr<Worker>> workers_;
   std::unique_ptr<engine::Bot> blueprint_bot_;  // a scripted blueprint
   SearchStats stats_;
