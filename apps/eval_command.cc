@@ -99,15 +99,18 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
     }
     blueprint.play = *play;
     rules = policy->config.rules;
+    blueprint.SetValue(policy->config.traversal.cfr, engine::LostCities(rules));
     source = policy->directory;
   } else {
     blueprint.bot = opts.bot;
   }
   training::SearchConfig config = opts.search.config;
   config.workers = 1;  // a match searches one game per thread
-  const bool model = policy != nullptr || config.rollout_policy == "model";
+  const bool model = policy != nullptr || config.rollouts_name_model();
   if (model && policy == nullptr) {
-    PrintError("eval", "--rollout-policy model needs --checkpoint or --model");
+    PrintError("eval",
+               "model rollouts (--rollout-policy, --opponent-rollout-policy) need "
+               "--checkpoint or --model");
     return kExitBadInput;
   }
   const engine::LostCities game(rules);
@@ -150,13 +153,19 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   search["max_ms"] = 1000 * st.max_seconds;
   search["rollouts_per_s"] = st.seconds > 0 ? static_cast<double>(st.rollouts) / st.seconds : 0.0;
   search["rows_per_forward"] = st.rows_per_batch();
+  search["cut_share"] =
+      st.rollouts ? static_cast<double>(st.cut) / static_cast<double>(st.rollouts) : 0.0;
   search["rollouts"] = config.rollouts;
   search["move_time_ms"] = config.move_time_ms;
   search["worlds"] = config.worlds;
   search["candidates"] = config.candidates;
   search["threshold"] = config.threshold;
   search["objective"] = config.objective;
+  search["rollout_depth"] = config.rollout_depth;
   search["rollout_policy"] = config.rollout_policy.empty() ? "self" : config.rollout_policy;
+  search["opponent_rollout_policy"] = config.opponent_rollout_policy.empty()
+                                          ? search["rollout_policy"].get<std::string>()
+                                          : config.opponent_rollout_policy;
   nlohmann::ordered_json extra;
   extra["search"] = search;
   const std::string name = "search over " + blueprint.Name();

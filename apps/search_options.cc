@@ -42,13 +42,23 @@ void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers) {
           ->capture_default_str());
   add(command->add_option(
       "--rollout-policy", c.rollout_policy,
-      fmt::format("who plays the rollouts, both seats: model, or a bot ({}); default: the "
-                  "searching player's own policy",
+      fmt::format("who plays the rollouts, both seats: model (the model with the player's "
+                  "--policy), the model with another policy (current, current-greedy, average, "
+                  "average-greedy), or a bot ({}); default: the searching player's own policy",
                   fmt::join(engine::BotNames(), ", "))));
+  add(command->add_option(
+      "--opponent-rollout-policy", c.opponent_rollout_policy,
+      "who plays the opponent's side of the rollouts, named as for --rollout-policy (its model "
+      "of the opponent); default: --rollout-policy's"));
   add(command
           ->add_option("--objective", c.objective,
                        "what the search maximises: score (the mean score difference) or win "
                        "(the share of rollouts won)")
+          ->capture_default_str());
+  add(command
+          ->add_option("--rollout-depth", c.rollout_depth,
+                       "cut each rollout after this many decisions and score the rest with the "
+                       "model's value network (0: play every rollout to the end)")
           ->capture_default_str());
   add(command->add_option("--search-width", c.width, "rollouts in flight per thread (fibers)")
           ->capture_default_str());
@@ -99,6 +109,8 @@ absl::StatusOr<LoadedPlayer> LoadSearchingPlayer(const std::string& checkpoint,
     absl::StatusOr<NetworkSource> source = LoadNetworkSource(checkpoint, model, policy);
     if (!source.ok()) return source.status();
     blueprint.play = source->play;
+    blueprint.SetValue(source->policy.config.traversal.cfr,
+                       engine::LostCities(source->policy.config.rules));
     store = source->policy.store;
     loaded.rules = source->policy.config.rules;
     loaded.name = source->policy.directory;

@@ -33,6 +33,9 @@ class NoModelEvaluator : public traversal::Evaluator {
 
 bool KnownBot(const std::string& name) { return engine::MakeBot(name).ok(); }
 
+// "model" or a play policy's name: the model plays.
+bool NamesModel(const std::string& name) { return name == "model" || PlayPolicy::Parse(name).ok(); }
+
 }  // namespace
 
 absl::Status SearchConfig::Validate() const {
@@ -46,13 +49,25 @@ absl::Status SearchConfig::Validate() const {
   if (!(threshold >= 0) || !std::isfinite(threshold)) {
     return bad("--threshold must be a finite number >= 0 (got ", threshold, ")");
   }
-  if (!rollout_policy.empty() && rollout_policy != "model" && !KnownBot(rollout_policy)) {
-    std::string known;
-    for (const std::string& name : engine::BotNames()) known += ", " + name;
-    return bad("--rollout-policy: unknown policy '", rollout_policy, "' (known: model", known, ")");
+  for (const auto& [flag, name] :
+       {std::pair<const char*, const std::string&>{"--rollout-policy", rollout_policy},
+        {"--opponent-rollout-policy", opponent_rollout_policy}}) {
+    if (!name.empty() && !NamesModel(name) && !KnownBot(name)) {
+      std::string known;
+      for (const std::string& bot : engine::BotNames()) known += ", " + bot;
+      return bad(flag, ": unknown policy '", name,
+                 "' (known: model, current, current-greedy, average, average-greedy", known, ")");
+    }
   }
   if (objective != "score" && objective != "win") {
     return bad("--objective must be score or win (got '", objective, "')");
+  }
+  if (rollout_depth < 0 || rollout_depth > 100000) {
+    return bad("--rollout-depth must be in [0, 100000] (got ", rollout_depth,
+               "; 0 = every rollout to the end of the game)");
+  }
+  if (rollout_depth > 0 && objective != "score") {
+    return bad("--rollout-depth needs --objective score (the value network estimates the score)");
   }
   if (workers < 1 || workers > 1024)
     return bad("--workers must be in [1, 1024] (got ", workers, ")");
@@ -62,8 +77,20 @@ absl::Status SearchConfig::Validate() const {
   return absl::OkStatus();
 }
 
+bool SearchConfig::rollouts_name_model() const {
+  return NamesModel(rollout_policy) || NamesModel(opponent_rollout_policy);
+}
+
 std::string Blueprint::Name() const {
   return is_model() ? lcfr::StreamCat("model (", play.Name(), ")") : bot;
+}
+
+void Blueprint::SetValue(const traversal::CfrConfig& cfr, const engine::LostCities& game) {
+  value = cfr.scheme == traversal::Scheme::kValue    ? Value::kInfoset
+          : cfr.scheme == traversal::Scheme::kEscher ? Value::kHistory
+                                                     : Value::kNone;
+  const double scale = cfr.payoff_scale > 0 ? cfr.payoff_scale : game.DefaultPayoffScale();
+  value_scale = scale / engine::LostCities::DefaultPayoffScale();
 }
 
 void SearchStats::Merge(const SearchStats& o) {
@@ -72,6 +99,7 @@ void SearchStats::Merge(const SearchStats& o) {
   deviations += o.deviations;
   rollouts += o.rollouts;
   rounds += o.rounds;
+  cut += o.cut;
   policy_calls += o.policy_calls;
   batches += o.batches;
   seconds += o.seconds;
@@ -81,9 +109,9 @@ void SearchStats::Merge(const SearchStats& o) {
 struct SearchPlayer::Worker {
   std::unique_ptr<traversal::Evaluator> evaluator;
   std::unique_ptr<traversal::FiberBatcher> batcher;
-  // A scripted rollout policy, or null. One serves all of the worker's fibers: the bots keep no
-  // state between calls, and a scripted rollout never suspends.
-  std::unique_ptr<engine::Bot> rollout_bot;
+  // The sides' scripted rollout policies ([0] the searching player, [1] its opponent), or null
+  // for the model. One serves all of the worker's fibers: the bots keep no state between calls.
+  std::unique_ptr<engine::Bot> rollout_bots[2];
 };
 
 SearchPlayer::SearchPlayer(const engine::LostCities& game, const Blueprint& blueprint,
@@ -103,12 +131,26 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
     player->blueprint_bot_ = *std::move(bot);
   }
   player->win_objective_ = config.objective == "win";
-  const std::string& rollout = config.rollout_policy;
-  player->rollout_model_ = rollout == "model" || (rollout.empty() && blueprint.is_model());
-  const std::string rollout_bot = player->rollout_model_ ? ""
-                                  : rollout.empty()      ? blueprint.bot
-                                                         : rollout;
-  const bool needs_model = blueprint.is_model() || player->rollout_model_;
+  // The rollout sides: "" = the blueprint, "model" = the model with the blueprint's play.
+  const std::string& opponent = config.opponent_rollout_policy.empty()
+                                    ? config.rollout_policy
+                                    : config.opponent_rollout_policy;
+  bool rollout_model = false;
+  for (int side = 0; side < 2; ++side) {
+    const std::string& name = side == 0 ? config.rollout_policy : opponent;
+    RolloutSide& r = player->sides_[side];
+    r.play = blueprint.play;
+    r.bot = name.empty() ? blueprint.bot : NamesModel(name) ? "" : name;
+    if (auto play = PlayPolicy::Parse(name); play.ok()) r.play = *play;
+    rollout_model = rollout_model || r.bot.empty();
+  }
+  if (config.rollout_depth > 0 &&
+      (!blueprint.is_model() || blueprint.value == Blueprint::Value::kNone)) {
+    return absl::InvalidArgumentError(
+        "--rollout-depth needs a model with a value network (trained with scheme value or "
+        "escher)");
+  }
+  const bool needs_model = blueprint.is_model() || rollout_model;
   if (needs_model && !evaluators) {
     return absl::InvalidArgumentError("search: the model plays, but no model was given");
   }
@@ -119,7 +161,10 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
     auto worker = std::make_unique<Worker>();
     worker->evaluator = needs_model ? evaluators(w) : std::make_unique<NoModelEvaluator>();
     worker->batcher = std::make_unique<traversal::FiberBatcher>(batcher, worker->evaluator.get());
-    if (!rollout_bot.empty()) worker->rollout_bot = *engine::MakeBot(rollout_bot);  // validated
+    for (int side = 0; side < 2; ++side) {
+      const std::string& bot = player->sides_[side].bot;
+      if (!bot.empty()) worker->rollout_bots[side] = *engine::MakeBot(bot);  // validated
+    }
     player->workers_.push_back(std::move(worker));
   }
   return player;
@@ -146,22 +191,60 @@ int SearchPlayer::BlueprintChoice(const engine::State& state, engine::Rng& rng,
 }
 
 double SearchPlayer::Rollout(const engine::State& world, int action, uint64_t stream,
-                             traversal::PolicyClient& policy, engine::Bot* scripted) {
+                             traversal::PolicyClient& policy, Worker& worker, bool& cut) {
   engine::Rng rng(stream);
   engine::State t = world;
   const int mover = engine::LostCities::CurrentPlayer(t);
   game_.ApplyUnchecked(t, action);
-  std::unique_ptr<PolicyBot> model;
-  if (scripted == nullptr) model = std::make_unique<PolicyBot>(&policy, blueprint_.play, game_);
-  engine::Bot* bot = scripted != nullptr ? scripted : model.get();
-  while (!engine::LostCities::IsTerminal(t)) {
-    const int a = bot->ActOnState(game_, t, rng);
+  // bots[p]: who plays seat p (mover's seat: side 0).
+  std::unique_ptr<PolicyBot> models[2];
+  engine::Bot* bots[2];
+  for (int side = 0; side < 2; ++side) {
+    engine::Bot*& bot = bots[side == 0 ? mover : 1 - mover];
+    bot = worker.rollout_bots[side].get();
+    if (bot == nullptr) {
+      models[side] = std::make_unique<PolicyBot>(&policy, sides_[side].play, game_);
+      bot = models[side].get();
+    }
+  }
+  cut = false;
+  for (int steps = 0; !engine::LostCities::IsTerminal(t); ++steps) {
+    if (steps == config_.rollout_depth && steps > 0) {
+      cut = true;
+      return CutValue(t, mover, policy);
+    }
+    const int a = bots[engine::LostCities::CurrentPlayer(t)]->ActOnState(game_, t, rng);
     LCFR_CHECK((game_.LegalMask(t) >> a) & 1) << "the rollout policy chose illegal action " << a;
     game_.ApplyUnchecked(t, a);
   }
   const int payoff = engine::LostCities::Payoff(t, mover);
   if (win_objective_) return payoff > 0 ? 1.0 : payoff == 0 ? 0.5 : 0.0;
   return payoff / engine::LostCities::DefaultPayoffScale();
+}
+
+double SearchPlayer::CutValue(const engine::State& t, int mover, traversal::PolicyClient& policy) {
+  const int player = engine::LostCities::CurrentPlayer(t);
+  const uint32_t legal = game_.LegalMask(t);
+  // sigma: the blueprint's distribution at the player's infoset (its choice is not used).
+  PolicyBot blueprint(&policy, blueprint_.play, game_);
+  engine::Rng unused(0);
+  blueprint.ActOnState(game_, t, unused);
+  std::vector<float> features(game_.EncodingSize()), q(game_.num_actions());
+  if (blueprint_.value == Blueprint::Value::kHistory) {
+    engine::View history;
+    game_.HistoryView(t, history);
+    game_.Encode(history, features);
+  } else {
+    game_.Encode(t, features);
+  }
+  policy.Evaluate(traversal::kValueNetwork, traversal::Head::kRaw, features, legal, q);
+  double value = 0;
+  for (uint32_t m = legal; m; m &= m - 1) {
+    const int a = std::countr_zero(m);
+    value += blueprint.probabilities()[a] * q[a];
+  }
+  value *= blueprint_.value_scale;
+  return player == mover ? value : -value;
 }
 
 int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State& state,
@@ -206,18 +289,21 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
   const int rounds = std::max(1, config_.rollouts / count);
   const int64_t tasks = static_cast<int64_t>(rounds) * count;
   std::vector<double> y(tasks, std::numeric_limits<double>::quiet_NaN());
+  std::vector<char> cut(tasks, 0);
   const Clock::time_point deadline = config_.move_time_ms > 0
                                          ? start + std::chrono::milliseconds(config_.move_time_ms)
                                          : Clock::time_point::max();
   const bool timed = config_.move_time_ms > 0;
-  auto task = [&](int64_t i, traversal::PolicyClient& policy, engine::Bot* scripted) {
+  auto task = [&](int64_t i, traversal::PolicyClient& policy, Worker& worker) {
     if (timed && Clock::now() >= deadline) return;
     const auto r = static_cast<uint64_t>(i / count);
     const uint64_t world_index = config_.worlds > 0 ? r % config_.worlds : r;
     engine::Rng world_rng(engine::DeriveSeed({seed, kWorldStream, world_index}));
     const engine::State world = engine::SampleWorld(game_, state, world_rng);
+    bool was_cut = false;
     y[i] = Rollout(world, candidates[i % count], engine::DeriveSeed({seed, kRolloutStream, r}),
-                   policy, scripted);
+                   policy, worker, was_cut);
+    cut[i] = was_cut;
   };
   // Without a time budget one run of all the tasks; with one, runs of about 4 x width tasks per
   // worker (whole rounds), the clock read between them: a skipped task is cheap, but not free.
@@ -239,7 +325,7 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
       const int64_t begin = first + n * w / workers, end = first + n * (w + 1) / workers;
       Worker& worker = *workers_[w];
       worker.batcher->Run(end - begin, [&](int64_t i, traversal::PolicyClient& policy) {
-        task(begin + i, policy, worker.rollout_bot.get());
+        task(begin + i, policy, worker);
       });
     });
   }
@@ -258,6 +344,7 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     if (all) complete.push_back(r);
   }
   for (double v : y) last_.rollouts += !std::isnan(v);
+  for (char c : cut) stats_.cut += c;
   const int n = static_cast<int>(complete.size());
   last_.rounds = n;
   last_.mean.assign(count, 0.0);
@@ -287,7 +374,11 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
   if (best != kb) {
     const double gain = last_.mean[best] - last_.mean[kb];
     const double se = last_.stderr_d[best];
-    const bool beyond = std::isinf(se) ? config_.threshold == 0 : gain > config_.threshold * se;
+    // A gain within float rounding (equal network estimates, summed in another order) is no
+    // gain: payoffs move in steps of 0.01.
+    constexpr double kRounding = 1e-6;
+    const bool beyond = gain > kRounding &&
+                        (std::isinf(se) ? config_.threshold == 0 : gain > config_.threshold * se);
     if (beyond) chosen = candidates[best];
   }
   last_.chosen = chosen;

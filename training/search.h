@@ -12,9 +12,10 @@
 //     id first) together with b. A single candidate is played at once, without rollouts.
 //  3. Rounds r = 0, 1, ...: a world W_r (engine/worlds.h: the hidden cards dealt anew, uniformly;
 //     with K > 0 worlds, round r reuses world r mod K) and for every candidate a one rollout: a
-//     applied to W_r, then the rollout policy for both players to the end of the game. All the
-//     candidates of a round share the world and the random stream (common random numbers), so
-//     their differences are paired.
+//     applied to W_r, then the rollout policies (one for the searching player's side, one for
+//     its opponent's) to the end of the game, or, with rollout_depth D, for D decisions and then
+//     the value network's estimate. All the candidates of a round share the world and the
+//     random stream (common random numbers), so their differences are paired.
 //  4. The budget: max(1, rollouts / candidates) rounds, cut short when move_time_ms passes first
 //     (a rollout that has not started by then is skipped; a round counts only when all of its
 //     rollouts ran).
@@ -46,6 +47,7 @@
 #include "engine/match.h"
 #include "training/evaluation.h"
 #include "training/play_policy.h"
+#include "traversal/cfr.h"
 #include "traversal/evaluator.h"
 #include "traversal/fiber_batcher.h"
 
@@ -57,27 +59,51 @@ struct SearchConfig {
   int worlds = 0;          // K: distinct worlds per decision; 0 = a new world every round
   int candidates = 0;      // M: the blueprint's M most probable actions (and its choice); 0 = all
   double threshold = 1.0;  // standard errors by which a* must beat the blueprint's choice
-  // The policy of both players in the rollouts: "" = the blueprint itself, "model" = the model's
-  // policy, or a bot's name (engine::MakeBot).
+  // The policy of both players in the rollouts: "" = the blueprint itself, "model" = the model
+  // with the blueprint's play policy, a play policy's name ("current", "current-greedy",
+  // "average", "average-greedy": the model with that one), or a bot's name (engine::MakeBot).
   std::string rollout_policy;
+  // The opponent's policy in the rollouts, named the same way; "" = rollout_policy's. The
+  // searching player's own later decisions are played by rollout_policy: e.g. the model for
+  // itself and a heuristic as its model of the opponent.
+  std::string opponent_rollout_policy;
   // What a rollout's result is: "score", the mover's score difference / 100 (the game's payoff,
   // what the networks were trained on), or "win": 1 for a win, 0.5 a tie, 0 a loss.
   std::string objective = "score";
+  // Rollouts cut short: after this many decisions of the rollout policy a rollout that has not
+  // ended scores the value network's estimate of the position for the searching player,
+  // sum_b sigma(b) Q(I, b) at the infoset I of the player to move there (sigma: the blueprint's
+  // distribution; Q: the value network, on the infoset for the value scheme or the history for
+  // ESCHER). 0 = every rollout plays to the end. Needs a model with a value network and the
+  // score objective.
+  int rollout_depth = 0;
   int workers = 1;  // threads per decision, each with its own evaluator and batcher
   int width = 128;  // rollouts in flight per thread (fibers)
 
+  // Whether rollout_policy or opponent_rollout_policy names the model (with some play
+  // policy); "" does not.
+  bool rollouts_name_model() const;
   // Errors name the command-line flag (--rollouts, --move-time-ms, --worlds, --candidates,
-  // --threshold, --rollout-policy, --objective, --workers, --search-width).
+  // --threshold, --rollout-policy, --opponent-rollout-policy, --objective, --rollout-depth,
+  // --workers, --search-width).
   absl::Status Validate() const;
 };
 
 // What the search plays on top of: the model's policy (`play`, served by the evaluators the
 // player is built with), or a scripted bot when `bot` names one.
 struct Blueprint {
+  // What the model's value network (traversal::kValueNetwork) reads, for SearchConfig's
+  // rollout_depth: none (the scheme trains no value network), the mover's infoset (the value
+  // scheme) or the history (ESCHER: both hands, never the deck's order).
+  enum class Value { kNone, kInfoset, kHistory };
   std::string bot;  // "" = the model
   PlayPolicy play;
+  Value value = Value::kNone;
+  double value_scale = 1.0;  // the value network's outputs x value_scale = payoffs / 100 points
   bool is_model() const { return bot.empty(); }
   std::string Name() const;  // "model (current)" or the bot's name
+  // The value network of a model trained with `cfr` (its scheme and payoff scale) on `game`.
+  void SetValue(const traversal::CfrConfig& cfr, const engine::LostCities& game);
 };
 
 // The figures of one decision.
@@ -99,6 +125,7 @@ struct SearchStats {
   int64_t deviations = 0;  // searched decisions where a* replaced the blueprint's choice
   int64_t rollouts = 0;
   int64_t rounds = 0;
+  int64_t cut = 0;           // rollouts ended by the value network (rollout_depth)
   int64_t policy_calls = 0;  // the rollouts' (the root's not counted)
   int64_t batches = 0;       // evaluator calls that served them
   double seconds = 0;        // in searched decisions
@@ -139,14 +166,22 @@ class SearchPlayer : public engine::Bot {
   // The blueprint's choice, with its distribution in `probabilities` (empty for a bot).
   int BlueprintChoice(const engine::State& state, engine::Rng& rng,
                       std::vector<float>& probabilities);
-  // One rollout: `scripted` plays both seats, or the model through `policy` when it is null.
+  // One rollout, the worker's rollout policies for the two sides (the model through `policy`);
+  // `cut` is set when the value network ended it.
   double Rollout(const engine::State& world, int action, uint64_t stream,
-                 traversal::PolicyClient& policy, engine::Bot* scripted);
+                 traversal::PolicyClient& policy, Worker& worker, bool& cut);
+  // The value network's estimate of `t` for `mover` (rollout_depth), in payoff units / 100.
+  double CutValue(const engine::State& t, int mover, traversal::PolicyClient& policy);
 
   engine::LostCities game_;
   Blueprint blueprint_;
   SearchConfig config_;
-  bool rollout_model_ = false;  // the rollouts ask the model
+  // Who plays each side of the rollouts: [0] the searching player, [1] its opponent.
+  struct RolloutSide {
+    std::string bot;  // a scripted bot, or "" = the model
+    PlayPolicy play;  // the model's play policy
+  };
+  RolloutSide sides_[2];
   bool win_objective_ = false;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::unique_ptr<engine::Bot> blueprint_bot_;  // a scripted blueprint

@@ -159,6 +159,9 @@ contains "$tmp/out" '"policy":"search over model (current)"' "eval --search name
 contains "$tmp/out" '"rollouts_per_s":' "eval --search reports its speed"
 expect_exit 0 "eval --search head to head" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --search --rollouts 16 --rollout-policy heuristic-balanced --games 2 --opponent self
 contains "$tmp/out" "left the policy's choice" "eval --search prints its figures"
+expect_exit 0 "eval --search with rollouts cut by the value network" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --policy current --search --rollouts 24 --candidates 3 --rollout-depth 4 --games 2 --opponent random --json
+contains "$tmp/out" '"rollout_depth":4' "eval --search reports its rollout depth"
+contains "$tmp/out" '"cut_share":' "eval --search reports the rollouts the value network ended"
 expect_exit 0 "eval --search over a bot" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 50 --games 4 --opponent heuristic-cautious --json
 contains "$tmp/out" '"policy":"search over heuristic-balanced"' "search over a bot"
 echo "$line" | "$lcfr" agent --search --rollouts 32 --workers 2 >"$tmp/agent_out" 2>"$tmp/agent_err"
@@ -184,12 +187,18 @@ expect_exit 2 "search: --candidates -1" -- "$lcfr" agent --search --candidates -
 contains "$tmp/err" "--candidates must be >= 0" "--candidates is named"
 expect_exit 2 "search: --search-width 0" -- "$lcfr" agent --search --search-width 0
 contains "$tmp/err" "--search-width must be in" "--search-width is named"
+expect_exit 2 "search: --rollout-depth -1" -- "$lcfr" agent --search --rollout-depth -1
+contains "$tmp/err" "--rollout-depth must be in" "--rollout-depth is named"
+expect_exit 2 "search: --rollout-depth over a bot" -- "$lcfr" eval --bot random --search --rollout-depth 4 --games 2
+contains "$tmp/err" "--rollout-depth needs a model with a value network" "--rollout-depth needs a value network"
 expect_exit 2 "eval --bot without --search" -- "$lcfr" eval --bot random --games 2
 contains "$tmp/err" "--bot plays only with --search" "eval --bot needs --search"
 expect_exit 2 "eval --opponent self without --search" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --opponent self --games 2
 contains "$tmp/err" "--opponent self" "self needs --search"
 expect_exit 2 "eval --search: model rollouts without a model" -- "$lcfr" eval --bot random --search --rollout-policy model --games 2
-contains "$tmp/err" "--rollout-policy model needs --checkpoint or --model" "model rollouts need a model"
+contains "$tmp/err" "model rollouts (--rollout-policy, --opponent-rollout-policy) need --checkpoint or --model" "model rollouts need a model"
+expect_exit 2 "search: an unknown opponent rollout policy" -- "$lcfr" agent --search --opponent-rollout-policy oracle
+contains "$tmp/err" "--opponent-rollout-policy: unknown policy 'oracle'" "--opponent-rollout-policy is named"
 expect_exit 2 "diagnose one rollout" -- "$lcfr" diagnose --model "$src/models/lost-cities.pt" --rollouts 1
 contains "$tmp/err" "--rollouts" "diagnose names the bad flag"
 expect_exit 2 "train bad sampling policy" -- "$lcfr" train --set traversal.sampling_policy=greedy --run-dir "$tmp/x"

@@ -4,8 +4,10 @@
 #include "training/search.h"
 
 #include <algorithm>
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -205,6 +207,64 @@ TEST_CASE("Search decides the same for any widths and workers", "[search]") {
   CHECK(decisions[0][0].rollouts > 0);
 }
 
+TEST_CASE("Search rolls out with the play policy its rollout policy names", "[search]") {
+  const LostCities game(ShortRules());
+  State s = game.DealFromSeed(6);
+  auto decide = [&](PlayPolicy play, const std::string& rollout) {
+    Blueprint model;
+    model.play = play;
+    SearchConfig config;
+    config.rollouts = 30;
+    config.rollout_policy = rollout;
+    auto player = Make(game, model, config, Pseudo(game));
+    engine::Rng rng(4);
+    player->ActOnState(game, s, rng);
+    return player->last_decision();
+  };
+  const PlayPolicy current{PlayPolicy::Source::kCurrent, false};
+  const PlayPolicy greedy{PlayPolicy::Source::kCurrent, true};
+  // "current-greedy" rollouts under a sampled blueprint are the greedy blueprint's own rollouts
+  // ("model": the blueprint's play policy): the same means; the sampled ones differ.
+  const SearchDecision by_name = decide(current, "current-greedy");
+  const SearchDecision own = decide(greedy, "model");
+  CHECK(by_name.mean == own.mean);
+  CHECK(decide(current, "current").mean == decide(current, "").mean);
+  CHECK(decide(current, "model").mean != by_name.mean);
+  SearchConfig c;
+  c.rollout_policy = "average-greedy";
+  CHECK(c.rollouts_name_model());
+  CHECK(c.Validate().ok());
+}
+
+TEST_CASE("Search rollouts play each side with its own policy", "[search]") {
+  const LostCities game;
+  const State s = game.DealFromSeed(11);
+  Blueprint blueprint;
+  blueprint.bot = "heuristic-balanced";
+  auto mean = [&](const std::string& own, const std::string& opponent) {
+    SearchConfig config;
+    config.rollouts = 400;
+    config.rollout_policy = own;
+    config.opponent_rollout_policy = opponent;
+    auto player = Make(game, blueprint, config);
+    engine::Rng rng(2);
+    player->ActOnState(game, s, rng);
+    const SearchDecision& d = player->last_decision();
+    double sum = 0;
+    for (double m : d.mean) sum += m;
+    return sum / static_cast<double>(d.mean.size());
+  };
+  // The heuristic beats random by about 100 points a game: the sign says who played which seat.
+  CHECK(mean("heuristic-balanced", "random") > 0.5);
+  CHECK(mean("random", "heuristic-balanced") < -0.5);
+  // An empty opponent policy is the rollout policy's.
+  CHECK(mean("random", "") == mean("random", "random"));
+  SearchConfig c;
+  c.opponent_rollout_policy = "nobody";
+  CHECK_THAT(std::string(c.Validate().message()),
+             Catch::Contains("--opponent-rollout-policy: unknown policy 'nobody'"));
+}
+
 TEST_CASE("Search matches are the same on any number of threads", "[search]") {
   const LostCities game(ShortRules());
   SearchConfig config;
@@ -251,6 +311,93 @@ TEST_CASE("Search stops at its time budget", "[search]") {
   CHECK(d.rounds * static_cast<int64_t>(d.candidates.size()) <= d.rollouts);
 }
 
+// The stand-in network, except that the value network answers `value` at every legal action.
+class ConstantValueEvaluator : public traversal::Evaluator {
+ public:
+  ConstantValueEvaluator(const LostCities& game, float value)
+      : inner_(game.EncodingSize(), game.num_actions(), 7), value_(value) {}
+  void Evaluate(std::span<const traversal::PolicyRequest> requests) override {
+    for (const traversal::PolicyRequest& r : requests) {
+      if (r.network == traversal::kValueNetwork) {
+        ++value_rows;
+        for (size_t a = 0; a < r.output.size(); ++a) {
+          r.output[a] = (r.legal_mask >> a) & 1 ? value_ : 0.0f;
+        }
+      } else {
+        inner_.Evaluate(std::span<const traversal::PolicyRequest>(&r, 1));
+      }
+    }
+  }
+  static inline std::atomic<int64_t> value_rows{0};
+
+ private:
+  traversal::PseudoNetworkEvaluator inner_;
+  float value_;
+};
+
+TEST_CASE("Search cuts rollouts with the value network at rollout_depth", "[search]") {
+  const LostCities game(ShortRules());
+  const EvaluatorFactory constant = [&game](int) -> std::unique_ptr<traversal::Evaluator> {
+    return std::make_unique<ConstantValueEvaluator>(game, 0.37f);
+  };
+  Blueprint model;
+  model.play.source = PlayPolicy::Source::kCurrent;
+  model.value_scale = 2.0;
+  const State start = game.DealFromSeed(4);
+  const int mover = LostCities::CurrentPlayer(start);
+  for (const Blueprint::Value input : {Blueprint::Value::kInfoset, Blueprint::Value::kHistory}) {
+    model.value = input;
+    for (int depth : {1, 2, 3, 5}) {
+      INFO("depth " << depth << ", input " << static_cast<int>(input));
+      SearchConfig config;
+      config.rollouts = 40;
+      config.rollout_depth = depth;
+      config.width = 8;
+      ConstantValueEvaluator::value_rows = 0;
+      auto player = Make(game, model, config, constant);
+      engine::Rng rng(3);
+      player->ActOnState(game, start, rng);
+      const SearchDecision& d = player->last_decision();
+      REQUIRE(d.rollouts > 0);
+      // Who is to move after the candidate and `depth` more decisions (any of them: the turn's
+      // order does not depend on the cards) is who the value is for: sum_b sigma(b) 0.37, x2.
+      State t = start;
+      for (int k = 0; k <= depth; ++k) game.ApplyUnchecked(t, game.LegalActions(t)[0]);
+      const double expected = (LostCities::CurrentPlayer(t) == mover ? 1 : -1) * 0.74;
+      for (size_t k = 0; k < d.candidates.size(); ++k) CHECK(d.mean[k] == Approx(expected));
+      CHECK(player->stats().cut == d.rollouts);
+      CHECK(ConstantValueEvaluator::value_rows == d.rollouts);
+      CHECK(d.chosen == d.blueprint);  // no candidate is better
+    }
+  }
+  // A depth the game never reaches cuts nothing: the same decision as without a depth.
+  SearchConfig config;
+  config.rollouts = 30;
+  config.threshold = 0.0;
+  model.value = Blueprint::Value::kInfoset;
+  const LostCities classic;
+  const State last = LastTurn(classic);
+  auto full = Make(classic, model, config, constant);
+  config.rollout_depth = 100000;
+  auto deep = Make(classic, model, config, constant);
+  engine::Rng rng1(8), rng2(8);
+  full->ActOnState(classic, last, rng1);
+  deep->ActOnState(classic, last, rng2);
+  CHECK(deep->stats().cut == 0);
+  CHECK(deep->last_decision().mean == full->last_decision().mean);
+  CHECK(deep->last_decision().chosen == full->last_decision().chosen);
+  // A rollout depth needs a model with a value network.
+  config.rollout_depth = 4;
+  Blueprint bot;
+  bot.bot = "heuristic-balanced";
+  auto over_bot = SearchPlayer::Create(game, bot, config, constant);
+  REQUIRE_FALSE(over_bot.ok());
+  CHECK_THAT(std::string(over_bot.status().message()),
+             Catch::Contains("--rollout-depth needs a model with a value network"));
+  model.value = Blueprint::Value::kNone;
+  CHECK_FALSE(SearchPlayer::Create(game, model, config, constant).ok());
+}
+
 TEST_CASE("Search configurations are checked, naming the flag", "[search]") {
   auto message = [](SearchConfig c) { return std::string(c.Validate().message()); };
   SearchConfig c;
@@ -278,6 +425,13 @@ TEST_CASE("Search configurations are checked, naming the flag", "[search]") {
   c = {};
   c.workers = 0;
   CHECK_THAT(message(c), Catch::Contains("--workers"));
+  c = {};
+  c.rollout_depth = -1;
+  CHECK_THAT(message(c), Catch::Contains("--rollout-depth must be in"));
+  c = {};
+  c.rollout_depth = 8;
+  c.objective = "win";
+  CHECK_THAT(message(c), Catch::Contains("--rollout-depth needs --objective score"));
   // The model plays, but no evaluators were given.
   const LostCities game;
   CHECK_FALSE(SearchPlayer::Create(game, Blueprint{}, SearchConfig{}, {}).ok());
