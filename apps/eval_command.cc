@@ -99,7 +99,7 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
     }
     blueprint.play = *play;
     rules = policy->config.rules;
-    blueprint.SetValue(policy->config.traversal.cfr, engine::LostCities(rules));
+    blueprint.SetValue(policy->config.traversal.cfr);
     source = policy->directory;
   } else {
     blueprint.bot = opts.bot;

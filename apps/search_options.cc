@@ -109,8 +109,7 @@ absl::StatusOr<LoadedPlayer> LoadSearchingPlayer(const std::string& checkpoint,
     absl::StatusOr<NetworkSource> source = LoadNetworkSource(checkpoint, model, policy);
     if (!source.ok()) return source.status();
     blueprint.play = source->play;
-    blueprint.SetValue(source->policy.config.traversal.cfr,
-                       engine::LostCities(source->policy.config.rules));
+    blueprint.SetValue(source->policy.config.traversal.cfr);
     store = source->policy.store;
     loaded.rules = source->policy.config.rules;
     loaded.name = source->policy.directory;

@@ -85,12 +85,12 @@ std::string Blueprint::Name() const {
   return is_model() ? lcfr::StreamCat("model (", play.Name(), ")") : bot;
 }
 
-void Blueprint::SetValue(const traversal::CfrConfig& cfr, const engine::LostCities& game) {
+void Blueprint::SetValue(const traversal::CfrConfig& cfr) {
   value = cfr.scheme == traversal::Scheme::kValue    ? Value::kInfoset
           : cfr.scheme == traversal::Scheme::kEscher ? Value::kHistory
                                                      : Value::kNone;
-  const double scale = cfr.payoff_scale > 0 ? cfr.payoff_scale : game.DefaultPayoffScale();
-  value_scale = scale / engine::LostCities::DefaultPayoffScale();
+  value_scale =
+      cfr.payoff_scale > 0 ? cfr.payoff_scale / engine::LostCities::DefaultPayoffScale() : 1.0;
 }
 
 void SearchStats::Merge(const SearchStats& o) {

@@ -102,8 +102,8 @@ struct Blueprint {
   double value_scale = 1.0;  // the value network's outputs x value_scale = payoffs / 100 points
   bool is_model() const { return bot.empty(); }
   std::string Name() const;  // "model (current)" or the bot's name
-  // The value network of a model trained with `cfr` (its scheme and payoff scale) on `game`.
-  void SetValue(const traversal::CfrConfig& cfr, const engine::LostCities& game);
+  // The value network of a model trained with `cfr` (its scheme and payoff scale).
+  void SetValue(const traversal::CfrConfig& cfr);
 };
 
 // The figures of one decision.
