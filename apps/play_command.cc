@@ -177,6 +177,8 @@ int RunPlay(const PlayOptions& opts) {
         }
       }
     }
+    opponent->Observe(game, s, action, 1 - opts.seat);
+    if (autoplayer) autoplayer->Observe(game, s, action, opts.seat);
     game.ApplyUnchecked(s, action);
   }
   PrintBoard(game, s, opts.seat);

@@ -58,6 +58,13 @@ class Bot {
   virtual int ActOnState(const LostCities& game, const State& state, Rng& rng) {
     return Act(game, game.MoverView(state), rng);
   }
+  // Told of every decision of a game the bot plays, its own and its opponent's, before the move
+  // is applied (`before`: the full state; `seat`: the bot's own seat in this game). A bot that
+  // keeps a record must keep only what its seat sees (engine/worlds.h, SeeMove). PlayGame and
+  // `lcfr play` call it; the default ignores it.
+  virtual void Observe(const LostCities& game, const State& before, int action, int seat) {
+    (void)game, (void)before, (void)action, (void)seat;
+  }
   virtual std::string Name() const = 0;
 };
 

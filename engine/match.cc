@@ -9,6 +9,7 @@ GameOutcome PlayGame(const LostCities& game, State state, Bot* const bots[2], Rn
     const int action = bots[state.player]->ActOnState(game, state, rng);
     LCFR_CHECK((game.LegalMask(state) >> action) & 1)
         << bots[state.player]->Name() << " chose illegal action " << action;
+    for (int seat = 0; seat < 2; ++seat) bots[seat]->Observe(game, state, action, seat);
     game.ApplyUnchecked(state, action);
   }
   return {

@@ -33,7 +33,8 @@ struct GameOutcome {
 // Each seat's expedition statistics at a (final) state.
 std::array<ExpeditionStats, 2> ExpeditionStatsOf(const LostCities& game, const State& state);
 
-// Plays one game from `state` to its end; bots[p] acts for seat p.
+// Plays one game from `state` to its end; bots[p] acts for seat p, and both are told of every
+// decision (Bot::Observe).
 GameOutcome PlayGame(const LostCities& game, State state, Bot* const bots[2], Rng& rng);
 
 struct Interval {
