@@ -153,6 +153,12 @@ CommandFn AddAgentCommand(CLI::App& app) {
       PrintError("agent", std::string(status.message()));
       return kExitBadInput;
     }
+    if (opts->search.config.belief > 0) {
+      PrintError("agent",
+                 "--belief is not available here: the agent protocol carries no move history "
+                 "(eval and play have it)");
+      return kExitBadInput;
+    }
     if (opts->bot_given + !opts->checkpoint.empty() + !opts->model.empty() > 1) {
       PrintError("agent", "--bot, --checkpoint and --model name the player: give one");
       return kExitBadInput;

@@ -107,6 +107,12 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   training::SearchConfig config = opts.search.config;
   config.workers = 1;  // a match searches one game per thread
   const bool model = policy != nullptr || config.rollouts_name_model();
+  if (config.belief > 0 && policy == nullptr) {
+    PrintError("eval",
+               "--belief needs --checkpoint or --model (the opponent's moves are weighed under "
+               "the model's policy)");
+    return kExitBadInput;
+  }
   if (model && policy == nullptr) {
     PrintError("eval",
                "model rollouts (--rollout-policy, --opponent-rollout-policy) need "
@@ -162,6 +168,11 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   search["threshold"] = config.threshold;
   search["objective"] = config.objective;
   search["rollout_depth"] = config.rollout_depth;
+  search["belief"] = config.belief;
+  search["belief_power"] = config.belief_power;
+  search["belief_share"] =
+      st.searched ? static_cast<double>(st.believed) / static_cast<double>(st.searched) : 0.0;
+  search["belief_ess"] = st.mean_belief_ess();
   search["rollout_policy"] = config.rollout_policy.empty() ? "self" : config.rollout_policy;
   search["opponent_rollout_policy"] = config.opponent_rollout_policy.empty()
                                           ? search["rollout_policy"].get<std::string>()

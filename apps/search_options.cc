@@ -60,6 +60,17 @@ void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers) {
                        "cut each rollout after this many decisions and score the rest with the "
                        "model's value network (0: play every rollout to the end)")
           ->capture_default_str());
+  add(command
+          ->add_option("--belief", c.belief,
+                       "weigh the worlds by the opponent's moves so far: draw this many worlds "
+                       "with a past, each weighted by how likely the model finds the opponent's "
+                       "moves in it (0: uniform worlds)")
+          ->capture_default_str());
+  add(command
+          ->add_option("--belief-power", c.belief_power,
+                       "the belief's likelihoods raised to this power, in (0, 1] (1: Bayes; "
+                       "lower trusts the model as the opponent's policy less)")
+          ->capture_default_str());
   add(command->add_option("--search-width", c.width, "rollouts in flight per thread (fibers)")
           ->capture_default_str());
   if (workers) {

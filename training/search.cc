@@ -22,6 +22,11 @@ using Clock = std::chrono::steady_clock;
 constexpr uint64_t kBlueprintStream = 0x626c75657072696eULL;  // "blueprin"
 constexpr uint64_t kWorldStream = 0x776f726c64ULL;            // "world"
 constexpr uint64_t kRolloutStream = 0x726f6c6c6f7574ULL;      // "rollout"
+constexpr uint64_t kBeliefStream = 0x62656c696566ULL;         // "belief"
+
+// The share of uniform play mixed into the opponent's modelled move probabilities: a move the
+// model would never make costs a world at most a factor of about 20 x its legal actions.
+constexpr double kBeliefUniform = 0.05;
 
 // The evaluator of a player that never asks a network (a scripted blueprint and rollouts).
 class NoModelEvaluator : public traversal::Evaluator {
@@ -69,6 +74,15 @@ absl::Status SearchConfig::Validate() const {
   if (rollout_depth > 0 && objective != "score") {
     return bad("--rollout-depth needs --objective score (the value network estimates the score)");
   }
+  if (belief < 0 || belief > 1000000) {
+    return bad("--belief must be in [0, 1000000] (got ", belief, "; 0 = uniform worlds)");
+  }
+  if (!(belief_power > 0 && belief_power <= 1)) {
+    return bad("--belief-power must be in (0, 1] (got ", belief_power, ")");
+  }
+  if (belief > 0 && worlds > 0) {
+    return bad("--belief and --worlds cannot be combined: the belief draws every round's world");
+  }
   if (workers < 1 || workers > 1024)
     return bad("--workers must be in [1, 1024] (got ", workers, ")");
   if (width < 1 || width > 65536) {
@@ -100,6 +114,10 @@ void SearchStats::Merge(const SearchStats& o) {
   rollouts += o.rollouts;
   rounds += o.rounds;
   cut += o.cut;
+  believed += o.believed;
+  belief_missing += o.belief_missing;
+  belief_worlds += o.belief_worlds;
+  belief_ess += o.belief_ess;
   policy_calls += o.policy_calls;
   batches += o.batches;
   seconds += o.seconds;
@@ -150,7 +168,21 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
         "--rollout-depth needs a model with a value network (trained with scheme value or "
         "escher)");
   }
-  const bool needs_model = blueprint.is_model() || rollout_model;
+  // The belief weighs the opponent's moves under the model: the blueprint's policy, else the
+  // opponent's rollout side's, else the searching side's.
+  if (config.belief > 0) {
+    if (blueprint.is_model()) {
+      player->belief_play_ = blueprint.play;
+    } else if (player->sides_[1].bot.empty()) {
+      player->belief_play_ = player->sides_[1].play;
+    } else if (player->sides_[0].bot.empty()) {
+      player->belief_play_ = player->sides_[0].play;
+    } else {
+      return absl::InvalidArgumentError(
+          "--belief needs a model: the opponent's moves are weighed under the model's policy");
+    }
+  }
+  const bool needs_model = blueprint.is_model() || rollout_model || config.belief > 0;
   if (needs_model && !evaluators) {
     return absl::InvalidArgumentError("search: the model plays, but no model was given");
   }
@@ -172,6 +204,77 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
 
 std::string SearchPlayer::Name() const {
   return lcfr::StreamCat("search over ", blueprint_.Name());
+}
+
+void SearchPlayer::Observe(const engine::LostCities& game, const engine::State& before, int action,
+                           int seat) {
+  if (seat < 0 || seat > 1) return;
+  std::vector<engine::SeenMove>& seen = seen_[seat];
+  if (before.decisions == 0) seen.clear();
+  // A record that missed a move stays short, and the belief is skipped for the rest of the game.
+  if (seen.size() == before.decisions) seen.push_back(engine::SeeMove(game, before, action, seat));
+}
+
+bool SearchPlayer::Believe(const engine::State& state, uint64_t seed, int rounds,
+                           std::vector<engine::State>& worlds, std::vector<int>& picks) {
+  const std::vector<engine::SeenMove>& seen = seen_[state.player];
+  if (seen.size() != state.decisions) return false;
+  const int n = config_.belief;
+  const int opponent = 1 - state.player;
+  worlds.assign(n, engine::State{});
+  std::vector<double> log_likelihood(n, 0.0);
+  auto task = [&](int64_t i, traversal::PolicyClient& policy) {
+    engine::Rng rng(engine::DeriveSeed({seed, kBeliefStream, static_cast<uint64_t>(i)}));
+    absl::StatusOr<engine::WorldHistory> world =
+        engine::SampleWorldHistory(game_, state, seen, rng);
+    LCFR_CHECK(world.ok()) << "search: the game's moves do not fit the state: "
+                           << world.status().message();
+    PolicyBot model(&policy, belief_play_, game_);
+    engine::Rng unused(0);
+    engine::State t = world->deal;
+    double sum = 0;
+    for (const int a : world->actions) {
+      if (t.player == opponent) {
+        model.ActOnState(game_, t, unused);
+        const int legal = std::popcount(game_.LegalMask(t));
+        sum += std::log((1 - kBeliefUniform) * model.probabilities()[a] + kBeliefUniform / legal);
+      }
+      game_.ApplyUnchecked(t, a);
+    }
+    worlds[i] = world->now;
+    log_likelihood[i] = sum;
+  };
+  const int workers = std::min(config_.workers, n);
+  RunOnThreads(workers, [&](int w) {
+    const int64_t begin = static_cast<int64_t>(n) * w / workers;
+    const int64_t end = static_cast<int64_t>(n) * (w + 1) / workers;
+    workers_[w]->batcher->Run(
+        end - begin, [&](int64_t i, traversal::PolicyClient& policy) { task(begin + i, policy); });
+  });
+  // Weights, summed in index order (the same for any widths and workers), and the picks:
+  // systematic resampling, one draw of the offset.
+  const double top = *std::max_element(log_likelihood.begin(), log_likelihood.end());
+  std::vector<double> cumulative(n);
+  double total = 0, squares = 0;
+  for (int i = 0; i < n; ++i) {
+    const double w = std::exp(config_.belief_power * (log_likelihood[i] - top));
+    total += w;
+    squares += w * w;
+    cumulative[i] = total;
+  }
+  last_.belief_ess = total * total / squares;
+  engine::Rng offset_rng(engine::DeriveSeed({seed, kBeliefStream, ~uint64_t{0}}));
+  const double offset = offset_rng.UniformDouble();
+  picks.resize(rounds);
+  for (int r = 0; r < rounds; ++r) {
+    const double u = (r + offset) / rounds * total;
+    const auto it = std::upper_bound(cumulative.begin(), cumulative.end(), u);
+    picks[r] = static_cast<int>(std::min<ptrdiff_t>(it - cumulative.begin(), n - 1));
+  }
+  ++stats_.believed;
+  stats_.belief_worlds += n;
+  stats_.belief_ess += last_.belief_ess;
+  return true;
 }
 
 int SearchPlayer::Act(const engine::LostCities&, const engine::View&, engine::Rng&) {
@@ -288,6 +391,19 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
   // The rollouts: task i is round i / count, candidate i % count.
   const int rounds = std::max(1, config_.rollouts / count);
   const int64_t tasks = static_cast<int64_t>(rounds) * count;
+  std::vector<int64_t> calls_before(config_.workers), batches_before(config_.workers);
+  for (int w = 0; w < config_.workers; ++w) {
+    calls_before[w] = workers_[w]->batcher->stats().policy_calls;
+    batches_before[w] = workers_[w]->batcher->stats().batches();
+  }
+  // The belief's worlds, when asked for and the game's moves are at hand.
+  std::vector<engine::State> belief_worlds;
+  std::vector<int> picks;
+  bool believed = false;
+  if (config_.belief > 0) {
+    believed = Believe(state, seed, rounds, belief_worlds, picks);
+    stats_.belief_missing += !believed;
+  }
   std::vector<double> y(tasks, std::numeric_limits<double>::quiet_NaN());
   std::vector<char> cut(tasks, 0);
   const Clock::time_point deadline = config_.move_time_ms > 0
@@ -299,7 +415,13 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     const auto r = static_cast<uint64_t>(i / count);
     const uint64_t world_index = config_.worlds > 0 ? r % config_.worlds : r;
     engine::Rng world_rng(engine::DeriveSeed({seed, kWorldStream, world_index}));
-    const engine::State world = engine::SampleWorld(game_, state, world_rng);
+    engine::State world;
+    if (believed) {
+      world = belief_worlds[picks[r]];
+      engine::LostCities::ShuffleRemainingDeck(world, world_rng);
+    } else {
+      world = engine::SampleWorld(game_, state, world_rng);
+    }
     bool was_cut = false;
     y[i] = Rollout(world, candidates[i % count], engine::DeriveSeed({seed, kRolloutStream, r}),
                    policy, worker, was_cut);
@@ -313,11 +435,6 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     const int64_t per_chunk = 4 * static_cast<int64_t>(config_.width) * workers;
     chunk = std::max<int64_t>(1, per_chunk / count) * count;
   }
-  std::vector<int64_t> calls_before(workers), batches_before(workers);
-  for (int w = 0; w < workers; ++w) {
-    calls_before[w] = workers_[w]->batcher->stats().policy_calls;
-    batches_before[w] = workers_[w]->batcher->stats().batches();
-  }
   for (int64_t first = 0; first < tasks; first += chunk) {
     if (timed && Clock::now() >= deadline) break;
     const int64_t n = std::min(tasks - first, chunk);
@@ -329,7 +446,7 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
       });
     });
   }
-  for (int w = 0; w < workers; ++w) {
+  for (int w = 0; w < config_.workers; ++w) {
     const traversal::WorkerStats& st = workers_[w]->batcher->stats();
     stats_.policy_calls += st.policy_calls - calls_before[w];
     stats_.batches += st.batches() - batches_before[w];

@@ -45,6 +45,7 @@
 #include "engine/bots.h"
 #include "engine/lost_cities.h"
 #include "engine/match.h"
+#include "engine/worlds.h"
 #include "training/evaluation.h"
 #include "training/play_policy.h"
 #include "traversal/cfr.h"
@@ -77,6 +78,16 @@ struct SearchConfig {
   // ESCHER). 0 = every rollout plays to the end. Needs a model with a value network and the
   // score objective.
   int rollout_depth = 0;
+  // The belief over the opponent's hand: with belief = N > 0 a decision first draws N worlds with
+  // a past (engine/worlds.h, SampleWorldHistory: deals and moves that show the searching player
+  // what it saw) and weighs each by the likelihood of the opponent's moves in it under the model's
+  // policy (each move's probability mixed with 5% of uniform over its legal actions), raised to
+  // the power belief_power; every round then plays one of them, drawn by those weights
+  // (systematic resampling), with its deck reshuffled. It needs the game's moves (Bot::Observe:
+  // matches and `lcfr play` report them; without them a decision deals uniform worlds) and a
+  // model (the blueprint, or a rollout side that is the model). 0 = uniform worlds.
+  int belief = 0;
+  double belief_power = 1.0;
   int workers = 1;  // threads per decision, each with its own evaluator and batcher
   int width = 128;  // rollouts in flight per thread (fibers)
 
@@ -85,7 +96,7 @@ struct SearchConfig {
   bool rollouts_name_model() const;
   // Errors name the command-line flag (--rollouts, --move-time-ms, --worlds, --candidates,
   // --threshold, --rollout-policy, --opponent-rollout-policy, --objective, --rollout-depth,
-  // --workers, --search-width).
+  // --belief, --belief-power, --workers, --search-width).
   absl::Status Validate() const;
 };
 
@@ -113,8 +124,9 @@ struct SearchDecision {
   std::vector<double> stderr_d;  // per candidate: standard error of (its payoff - b's), paired
   int blueprint = -1;            // b
   int chosen = -1;
-  int rounds = 0;        // complete rounds used
-  int64_t rollouts = 0;  // rollouts played (complete rounds or not)
+  int rounds = 0;         // complete rounds used
+  double belief_ess = 0;  // the belief's effective number of worlds; 0 without a belief
+  int64_t rollouts = 0;   // rollouts played (complete rounds or not)
   double seconds = 0;
 };
 
@@ -125,12 +137,20 @@ struct SearchStats {
   int64_t deviations = 0;  // searched decisions where a* replaced the blueprint's choice
   int64_t rollouts = 0;
   int64_t rounds = 0;
-  int64_t cut = 0;           // rollouts ended by the value network (rollout_depth)
-  int64_t policy_calls = 0;  // the rollouts' (the root's not counted)
-  int64_t batches = 0;       // evaluator calls that served them
-  double seconds = 0;        // in searched decisions
+  int64_t cut = 0;             // rollouts ended by the value network (rollout_depth)
+  int64_t believed = 0;        // searched decisions whose worlds the belief drew
+  int64_t belief_missing = 0;  // searched decisions that wanted a belief but lacked the moves
+  int64_t belief_worlds = 0;   // worlds with a past drawn for the belief
+  double belief_ess = 0;       // sum over believed decisions of the weights' effective size
+  int64_t policy_calls = 0;    // the rollouts' and the belief's (the root's not counted)
+  int64_t batches = 0;         // evaluator calls that served them (and the belief's)
+  double seconds = 0;          // in searched decisions
   double max_seconds = 0;
   void Merge(const SearchStats& other);
+  // The mean effective number of worlds the belief's weights leave, (sum w)^2 / sum w^2.
+  double mean_belief_ess() const {
+    return believed ? belief_ess / static_cast<double>(believed) : 0.0;
+  }
   double rows_per_batch() const {
     return batches ? static_cast<double>(policy_calls) / static_cast<double>(batches) : 0.0;
   }
@@ -155,6 +175,10 @@ class SearchPlayer : public engine::Bot {
   // Not available: a view lacks the discard piles' order. Aborts; callers use ActOnState.
   int Act(const engine::LostCities& game, const engine::View& view, engine::Rng& rng) override;
   std::string Name() const override;
+  // Keeps the move as `seat` saw it (engine::SeeMove), for the belief; a game's first decision
+  // starts a new record.
+  void Observe(const engine::LostCities& game, const engine::State& before, int action,
+               int seat) override;
 
   const SearchStats& stats() const { return stats_; }
   const SearchDecision& last_decision() const { return last_; }
@@ -172,6 +196,11 @@ class SearchPlayer : public engine::Bot {
                  traversal::PolicyClient& policy, Worker& worker, bool& cut);
   // The value network's estimate of `t` for `mover` (rollout_depth), in payoff units / 100.
   double CutValue(const engine::State& t, int mover, traversal::PolicyClient& policy);
+  // The belief's worlds for a decision in `state` with budget `rounds`: `worlds` (the drawn
+  // worlds' present states) and, per round, the index of its world; false when the game's moves
+  // are not at hand.
+  bool Believe(const engine::State& state, uint64_t seed, int rounds,
+               std::vector<engine::State>& worlds, std::vector<int>& picks);
 
   engine::LostCities game_;
   Blueprint blueprint_;
@@ -183,6 +212,8 @@ class SearchPlayer : public engine::Bot {
   };
   RolloutSide sides_[2];
   bool win_objective_ = false;
+  PlayPolicy belief_play_;                 // the model's policy that weighs the belief
+  std::vector<engine::SeenMove> seen_[2];  // the current game's moves as each seat saw them
   std::vector<std::unique_ptr<Worker>> workers_;
   std::unique_ptr<engine::Bot> blueprint_bot_;  // a scripted blueprint
   SearchStats stats_;

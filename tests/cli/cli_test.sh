@@ -162,6 +162,9 @@ contains "$tmp/out" "left the policy's choice" "eval --search prints its figures
 expect_exit 0 "eval --search with rollouts cut by the value network" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --policy current --search --rollouts 24 --candidates 3 --rollout-depth 4 --games 2 --opponent random --json
 contains "$tmp/out" '"rollout_depth":4' "eval --search reports its rollout depth"
 contains "$tmp/out" '"cut_share":' "eval --search reports the rollouts the value network ended"
+expect_exit 0 "eval --search with a belief" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --policy current --search --rollouts 24 --candidates 3 --belief 16 --belief-power 0.5 --games 2 --opponent heuristic-balanced --json
+contains "$tmp/out" '"belief":16,"belief_power":0.5,"belief_share":1.0' "eval --search draws every searched decision's worlds from the belief"
+contains "$tmp/out" '"belief_ess":' "eval --search reports the belief's effective worlds"
 expect_exit 0 "eval --search over a bot" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 50 --games 4 --opponent heuristic-cautious --json
 contains "$tmp/out" '"policy":"search over heuristic-balanced"' "search over a bot"
 echo "$line" | "$lcfr" agent --search --rollouts 32 --workers 2 >"$tmp/agent_out" 2>"$tmp/agent_err"
@@ -191,6 +194,18 @@ expect_exit 2 "search: --rollout-depth -1" -- "$lcfr" agent --search --rollout-d
 contains "$tmp/err" "--rollout-depth must be in" "--rollout-depth is named"
 expect_exit 2 "search: --rollout-depth over a bot" -- "$lcfr" eval --bot random --search --rollout-depth 4 --games 2
 contains "$tmp/err" "--rollout-depth needs a model with a value network" "--rollout-depth needs a value network"
+expect_exit 2 "search: --belief-power 2" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --search --belief 8 --belief-power 2 --games 2
+contains "$tmp/err" "--belief-power must be in (0, 1]" "--belief-power is named"
+expect_exit 2 "search: --belief -1" -- "$lcfr" play --search --belief -1
+contains "$tmp/err" "--belief must be in" "--belief is named"
+expect_exit 2 "search: --belief with --worlds" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --search --belief 8 --worlds 4 --games 2
+contains "$tmp/err" "--belief and --worlds cannot be combined" "--belief and --worlds are refused together"
+expect_exit 2 "search: --belief over a bot" -- "$lcfr" eval --bot random --search --belief 8 --games 2
+contains "$tmp/err" "--belief needs --checkpoint or --model" "--belief needs a model"
+expect_exit 2 "agent --search --belief" -- "$lcfr" agent --search --belief 8
+contains "$tmp/err" "the agent protocol carries no move history" "agent refuses --belief"
+expect_exit 2 "search: --belief without --search" -- "$lcfr" play --belief 8
+contains "$tmp/err" "--belief needs --search" "--belief without --search is named"
 expect_exit 2 "eval --bot without --search" -- "$lcfr" eval --bot random --games 2
 contains "$tmp/err" "--bot plays only with --search" "eval --bot needs --search"
 expect_exit 2 "eval --opponent self without --search" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --opponent self --games 2

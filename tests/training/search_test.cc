@@ -440,5 +440,154 @@ TEST_CASE("Search configurations are checked, naming the flag", "[search]") {
   CHECK_FALSE(SearchPlayer::Create(game, unknown, SearchConfig{}, {}).ok());
 }
 
+// A game from deal `seed` after `decisions` random moves (with `discards`, only discards and
+// deck draws), each told to `player` for both seats (Bot::Observe), as a match tells it.
+State ObservedPrefix(const LostCities& game, uint64_t seed, int decisions, SearchPlayer& player,
+                     bool discards = false) {
+  State s = game.DealFromSeed(seed);
+  engine::Rng rng(seed + 77);
+  for (int j = 0; j < decisions; ++j) {
+    std::vector<int> legal = game.LegalActions(s);
+    if (discards) {
+      std::erase_if(legal, [&](int a) {
+        const engine::Move m = game.DecodeAction(a);
+        return m.kind == engine::Move::Kind::kPlay || m.kind == engine::Move::Kind::kDrawPile;
+      });
+    }
+    const int a = legal[rng.Uniform(static_cast<uint32_t>(legal.size()))];
+    State next = s;
+    game.ApplyUnchecked(next, a);
+    if (LostCities::IsTerminal(next)) break;
+    for (int seat = 0; seat < 2; ++seat) player.Observe(game, s, a, seat);
+    s = next;
+  }
+  return s;
+}
+
+TEST_CASE("Search's belief weighs the worlds by the opponent's moves", "[search]") {
+  const LostCities game(ShortRules());
+  Blueprint model;
+  model.play.source = PlayPolicy::Source::kCurrent;
+  SearchConfig config;
+  config.rollouts = 40;
+  config.belief = 64;
+  const EvaluatorFactory uniform = [](int) -> std::unique_ptr<traversal::Evaluator> {
+    return std::make_unique<traversal::UniformEvaluator>();
+  };
+  // A model that finds every legal move equally likely, over moves whose legal alternatives do
+  // not depend on the hand (discards and deck draws, no expedition started), leaves every world
+  // its weight: the effective number of worlds is all of them.
+  {
+    auto player = Make(game, model, config, uniform);
+    const State s = ObservedPrefix(game, 3, 40, *player, /*discards=*/true);
+    engine::Rng rng(5);
+    player->ActOnState(game, s, rng);
+    CHECK(player->last_decision().belief_ess == Approx(64.0));
+    CHECK(player->stats().believed == 1);
+    CHECK(player->stats().belief_worlds == 64);
+  }
+  // A model whose moves depend on the hand tells the worlds apart; the belief's rows are asked
+  // through the batcher (one per opponent decision and world, on top of the rollouts').
+  {
+    auto player = Make(game, model, config, Pseudo(game));
+    const State s = ObservedPrefix(game, 3, 40, *player);
+    engine::Rng rng(5);
+    player->ActOnState(game, s, rng);
+    const double ess = player->last_decision().belief_ess;
+    CHECK(ess >= 1.0);
+    CHECK(ess < 63.0);
+    SearchConfig plain = config;
+    plain.belief = 0;
+    auto uniform_player = Make(game, model, plain, Pseudo(game));
+    engine::Rng rng2(5);
+    uniform_player->ActOnState(game, s, rng2);
+    CHECK(player->stats().policy_calls >= uniform_player->stats().policy_calls + 64 * 20 - 64);
+  }
+  // A match tells the searching player every move: every searched decision has its belief.
+  {
+    SearchConfig few = config;
+    few.rollouts = 8;
+    few.belief = 4;
+    auto played = PlaySearchMatch(game, model, few, Pseudo(game), "random", 2, 3, 1);
+    REQUIRE(played.ok());
+    CHECK(played->search.believed == played->search.searched);
+    CHECK(played->search.belief_missing == 0);
+    CHECK(played->search.believed > 0);
+  }
+  // Without the game's moves (never observed) a decision deals uniform worlds, and says so.
+  {
+    auto player = Make(game, model, config, Pseudo(game));
+    const State s = game.DealFromSeed(9);
+    State t = s;
+    game.ApplyUnchecked(t, game.LegalActions(t)[0]);
+    game.ApplyUnchecked(t, game.deck_action());  // the opponent to move, two moves unseen
+    engine::Rng rng(5);
+    player->ActOnState(game, t, rng);
+    CHECK(player->stats().belief_missing == 1);
+    CHECK(player->stats().believed == 0);
+    CHECK(player->last_decision().belief_ess == 0);
+  }
+}
+
+TEST_CASE("Search's belief decides the same for any widths and workers", "[search]") {
+  const LostCities game(ShortRules());
+  Blueprint model;
+  model.play.source = PlayPolicy::Source::kCurrent;
+  SearchConfig config;
+  config.rollouts = 30;
+  config.belief = 24;
+  config.belief_power = 0.5;
+  config.threshold = 0.5;
+  std::vector<std::pair<int, int>> shapes = {{1, 1}, {2, 8}, {3, 64}};
+  std::vector<std::vector<SearchDecision>> decisions(shapes.size());
+  for (size_t k = 0; k < shapes.size(); ++k) {
+    config.workers = shapes[k].first;
+    config.width = shapes[k].second;
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      auto player = Make(game, model, config, Pseudo(game));
+      const State s = ObservedPrefix(game, seed, 20 + 14 * static_cast<int>(seed), *player);
+      engine::Rng rng(seed * 31);
+      player->ActOnState(game, s, rng);
+      INFO("seed " << seed << ", missing " << player->stats().belief_missing << ", searched "
+                   << player->stats().searched);
+      CHECK(player->stats().believed == 1);
+      decisions[k].push_back(player->last_decision());
+    }
+  }
+  for (size_t k = 1; k < shapes.size(); ++k) {
+    INFO("workers " << shapes[k].first << ", width " << shapes[k].second);
+    for (size_t i = 0; i < decisions[0].size(); ++i) {
+      CHECK(decisions[k][i].mean == decisions[0][i].mean);
+      CHECK(decisions[k][i].belief_ess == decisions[0][i].belief_ess);
+      CHECK(decisions[k][i].chosen == decisions[0][i].chosen);
+    }
+  }
+}
+
+TEST_CASE("Search's belief options are checked, naming the flag", "[search]") {
+  auto message = [](SearchConfig c) { return std::string(c.Validate().message()); };
+  SearchConfig c;
+  c.belief = -1;
+  CHECK_THAT(message(c), Catch::Contains("--belief must be in"));
+  c = {};
+  c.belief_power = 0;
+  CHECK_THAT(message(c), Catch::Contains("--belief-power must be in (0, 1]"));
+  c.belief_power = 1.5;
+  CHECK_THAT(message(c), Catch::Contains("--belief-power"));
+  c = {};
+  c.belief = 10;
+  c.worlds = 4;
+  CHECK_THAT(message(c), Catch::Contains("--belief and --worlds cannot be combined"));
+  // A bot blueprint with bot rollouts has no model to weigh the moves with.
+  const LostCities game;
+  Blueprint bot;
+  bot.bot = "heuristic-balanced";
+  c = {};
+  c.belief = 10;
+  auto player = SearchPlayer::Create(game, bot, c, {});
+  REQUIRE_FALSE(player.ok());
+  CHECK_THAT(std::string(player.status().message()), Catch::Contains("--belief needs a model"));
+}
+
 }  // namespace
 }  // namespace lcfr::training
