@@ -217,7 +217,9 @@ void SearchPlayer::Observe(const engine::LostCities& game, const engine::State& 
 
 bool SearchPlayer::Believe(const engine::State& state, uint64_t seed, int rounds,
                            std::vector<engine::State>& worlds, std::vector<int>& picks) {
-  const std::vector<engine::SeenMove>& seen = seen_[state.player];
+  std::vector<engine::SeenMove>& seen = seen_[state.player];
+  // A game's first decision has no past: the record of the game before it goes.
+  if (state.decisions == 0) seen.clear();
   if (seen.size() != state.decisions) return false;
   const int n = config_.belief;
   const int opponent = 1 - state.player;

@@ -503,12 +503,13 @@ TEST_CASE("Search's belief weighs the worlds by the opponent's moves", "[search]
     uniform_player->ActOnState(game, s, rng2);
     CHECK(player->stats().policy_calls >= uniform_player->stats().policy_calls + 64 * 20 - 64);
   }
-  // A match tells the searching player every move: every searched decision has its belief.
+  // A match tells the searching player every move: every searched decision has its belief, the
+  // first of a game after another game too (4 games: the searcher opens games 0 and 2).
   {
     SearchConfig few = config;
     few.rollouts = 8;
     few.belief = 4;
-    auto played = PlaySearchMatch(game, model, few, Pseudo(game), "random", 2, 3, 1);
+    auto played = PlaySearchMatch(game, model, few, Pseudo(game), "random", 4, 3, 1);
     REQUIRE(played.ok());
     CHECK(played->search.believed == played->search.searched);
     CHECK(played->search.belief_missing == 0);
