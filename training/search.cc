@@ -206,20 +206,23 @@ std::string SearchPlayer::Name() const {
   return lcfr::StreamCat("search over ", blueprint_.Name());
 }
 
+std::vector<engine::SeenMove>& SearchPlayer::Record(int seat, const engine::State& state) {
+  // A game's first decision has no past: the record of the game before it goes.
+  if (state.decisions == 0) seen_[seat].clear();
+  return seen_[seat];
+}
+
 void SearchPlayer::Observe(const engine::LostCities& game, const engine::State& before, int action,
                            int seat) {
   if (seat < 0 || seat > 1) return;
-  std::vector<engine::SeenMove>& seen = seen_[seat];
-  if (before.decisions == 0) seen.clear();
+  std::vector<engine::SeenMove>& seen = Record(seat, before);
   // A record that missed a move stays short, and the belief is skipped for the rest of the game.
   if (seen.size() == before.decisions) seen.push_back(engine::SeeMove(game, before, action, seat));
 }
 
 bool SearchPlayer::Believe(const engine::State& state, uint64_t seed, int rounds,
                            std::vector<engine::State>& worlds, std::vector<int>& picks) {
-  std::vector<engine::SeenMove>& seen = seen_[state.player];
-  // A game's first decision has no past: the record of the game before it goes.
-  if (state.decisions == 0) seen.clear();
+  const std::vector<engine::SeenMove>& seen = Record(state.player, state);
   if (seen.size() != state.decisions) return false;
   const int n = config_.belief;
   const int opponent = 1 - state.player;

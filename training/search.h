@@ -196,6 +196,9 @@ class SearchPlayer : public engine::Bot {
                  traversal::PolicyClient& policy, Worker& worker, bool& cut);
   // The value network's estimate of `t` for `mover` (rollout_depth), in payoff units / 100.
   double CutValue(const engine::State& t, int mover, traversal::PolicyClient& policy);
+  // seen_[seat] for a decision in `state`, emptied at a game's first decision (a new game), which
+  // Observe (before the move) or the belief (at the searcher's opening decision) meets first.
+  std::vector<engine::SeenMove>& Record(int seat, const engine::State& state);
   // The belief's worlds for a decision in `state` with budget `rounds`: `worlds` (the drawn
   // worlds' present states) and, per round, the index of its world; false when the game's moves
   // are not at hand.
