@@ -34,6 +34,7 @@ CommandFn AddEvalCommand(CLI::App& app);
 CommandFn AddPlotCommand(CLI::App& app);
 CommandFn AddPlayCommand(CLI::App& app);
 CommandFn AddDiagnoseCommand(CLI::App& app);
+CommandFn AddDistillCommand(CLI::App& app);
 
 // Parses repeated "--rule key=value" overrides on top of the classic rules and validates them.
 absl::StatusOr<engine::Rules> RulesFromOverrides(const std::vector<std::string>& overrides);
@@ -81,10 +82,16 @@ void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers);
 // error names the flag.
 absl::Status CheckSearchOptions(const SearchOptions& options);
 // A searching player on `game`: the model's evaluators (from `store`, CPU, one per search
-// worker; null when no model plays) are built here.
+// worker; null when no model plays) are built here, and the rollout model's from
+// `rollout_store` (--rollout-model; null without one).
 absl::StatusOr<std::unique_ptr<engine::Bot>> MakeSearchPlayer(
     const engine::LostCities& game, const training::Blueprint& blueprint,
-    const training::SearchConfig& config, std::shared_ptr<const inference::ModelStore> store);
+    const training::SearchConfig& config, std::shared_ptr<const inference::ModelStore> store,
+    std::shared_ptr<const inference::ModelStore> rollout_store = nullptr);
+// The networks of --rollout-model `file` (config.rollout_model), checked to be a Lost Cities
+// model of `rules` (the blueprint's); errors name the flag and the file.
+absl::StatusOr<std::shared_ptr<const inference::ModelStore>> LoadRolloutModel(
+    const std::string& file, const engine::Rules& rules);
 
 // The searching player of agent and play: over the policy of `checkpoint` or `model` (one of
 // them non-empty, playing as `policy` says) or else over the bot `bot` on `bot_rules`. Errors

@@ -119,6 +119,10 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
                "--checkpoint or --model");
     return kExitBadInput;
   }
+  if (!config.rollout_model.empty() && policy == nullptr) {
+    PrintError("eval", "--rollout-model needs --checkpoint or --model (the player's model)");
+    return kExitBadInput;
+  }
   const engine::LostCities game(rules);
   training::Evaluators evaluators;
   training::EvaluatorFactory factory;
@@ -132,6 +136,24 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
     evaluators = *std::move(made);
     factory = training::HandOut(evaluators);
   }
+  training::Evaluators rollout_evaluators;
+  training::EvaluatorFactory rollout_factory;
+  if (!config.rollout_model.empty()) {
+    absl::StatusOr<std::shared_ptr<const inference::ModelStore>> rollout =
+        LoadRolloutModel(config.rollout_model, rules);
+    if (!rollout.ok()) {
+      PrintError("eval", std::string(rollout.status().message()));
+      return kExitBadInput;
+    }
+    absl::StatusOr<training::Evaluators> made =
+        training::MakeEvaluators(*rollout, inference, opts.workers * config.workers);
+    if (!made.ok()) {
+      PrintError("eval", std::string(made.status().message()));
+      return kExitFailure;
+    }
+    rollout_evaluators = *std::move(made);
+    rollout_factory = training::HandOut(rollout_evaluators);
+  }
   const auto start = std::chrono::steady_clock::now();
   const int step = std::max(1, opts.games / 20);
   auto progress = [&](int done) {
@@ -141,8 +163,9 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
     fmt::print(stderr, "[eval] {}/{} games, {:.0f} s, about {:.0f} s to go\n", done, opts.games,
                elapsed, elapsed / done * (opts.games - done));
   };
-  auto played = training::PlaySearchMatch(game, blueprint, config, factory, opts.opponent,
-                                          opts.games, opts.seed, opts.workers, progress);
+  auto played =
+      training::PlaySearchMatch(game, blueprint, config, factory, opts.opponent, opts.games,
+                                opts.seed, opts.workers, progress, rollout_factory);
   if (!played.ok()) {
     PrintError("eval", std::string(played.status().message()));
     return kExitBadInput;
@@ -173,6 +196,7 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   search["belief_share"] =
       st.searched ? static_cast<double>(st.believed) / static_cast<double>(st.searched) : 0.0;
   search["belief_ess"] = st.mean_belief_ess();
+  search["rollout_model"] = config.rollout_model;
   search["rollout_policy"] = config.rollout_policy.empty() ? "self" : config.rollout_policy;
   search["opponent_rollout_policy"] = config.opponent_rollout_policy.empty()
                                           ? search["rollout_policy"].get<std::string>()

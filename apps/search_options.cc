@@ -71,6 +71,11 @@ void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers) {
                        "the belief's likelihoods raised to this power, in (0, 1] (1: Bayes; "
                        "lower trusts the model as the opponent's policy less)")
           ->capture_default_str());
+  add(command->add_option(
+      "--rollout-model", c.rollout_model,
+      "a networks file (e.g. a student of lcfr distill) that plays the rollouts' model sides "
+      "instead of the player's model: a cheaper network buys more rollouts; the player's own "
+      "choice and the belief stay with its model"));
   add(command->add_option("--search-width", c.width, "rollouts in flight per thread (fibers)")
           ->capture_default_str());
   if (workers) {
@@ -93,9 +98,10 @@ absl::Status CheckSearchOptions(const SearchOptions& options) {
 
 absl::StatusOr<std::unique_ptr<engine::Bot>> MakeSearchPlayer(
     const engine::LostCities& game, const training::Blueprint& blueprint,
-    const training::SearchConfig& config, std::shared_ptr<const inference::ModelStore> store) {
-  training::EvaluatorFactory factory;
-  training::Evaluators evaluators;
+    const training::SearchConfig& config, std::shared_ptr<const inference::ModelStore> store,
+    std::shared_ptr<const inference::ModelStore> rollout_store) {
+  training::EvaluatorFactory factory, rollout_factory;
+  training::Evaluators evaluators, rollout_evaluators;
   if (store) {
     absl::StatusOr<training::Evaluators> made =
         training::MakeEvaluators(store, inference::InferenceConfig{}, config.workers);
@@ -103,9 +109,35 @@ absl::StatusOr<std::unique_ptr<engine::Bot>> MakeSearchPlayer(
     evaluators = *std::move(made);
     factory = training::HandOut(evaluators);
   }
-  auto player = training::SearchPlayer::Create(game, blueprint, config, factory);
+  if (rollout_store) {
+    absl::StatusOr<training::Evaluators> made =
+        training::MakeEvaluators(rollout_store, inference::InferenceConfig{}, config.workers);
+    if (!made.ok()) return made.status();
+    rollout_evaluators = *std::move(made);
+    rollout_factory = training::HandOut(rollout_evaluators);
+  }
+  auto player = training::SearchPlayer::Create(game, blueprint, config, factory, rollout_factory);
   if (!player.ok()) return player.status();
   return std::unique_ptr<engine::Bot>(*std::move(player));
+}
+
+absl::StatusOr<std::shared_ptr<const inference::ModelStore>> LoadRolloutModel(
+    const std::string& file, const engine::Rules& rules) {
+  absl::StatusOr<training::CheckpointPolicy> loaded = training::LoadModelPolicy(file);
+  if (!loaded.ok()) {
+    return absl::InvalidArgumentError(
+        fmt::format("--rollout-model: {}", std::string(loaded.status().message())));
+  }
+  if (loaded->config.run.game != training::GameId::kLostCities) {
+    return absl::InvalidArgumentError(
+        fmt::format("--rollout-model: {}: a {} model, not Lost Cities", file,
+                    std::string(training::GameName(loaded->config.run.game))));
+  }
+  if (!(loaded->config.rules == rules)) {
+    return absl::InvalidArgumentError(
+        fmt::format("--rollout-model: {}: trained on other rules than the player's model", file));
+  }
+  return std::shared_ptr<const inference::ModelStore>(loaded->store);
 }
 
 absl::StatusOr<LoadedPlayer> LoadSearchingPlayer(const std::string& checkpoint,
@@ -132,9 +164,20 @@ absl::StatusOr<LoadedPlayer> LoadSearchingPlayer(const std::string& checkpoint,
     loaded.rules = bot_rules;
     loaded.name = bot;
   }
+  std::shared_ptr<const inference::ModelStore> rollout_store;
+  if (!config.rollout_model.empty()) {
+    if (!store) {
+      return absl::InvalidArgumentError(
+          "--rollout-model needs the player to be a model (--checkpoint or --model), not a bot");
+    }
+    absl::StatusOr<std::shared_ptr<const inference::ModelStore>> rollout =
+        LoadRolloutModel(config.rollout_model, loaded.rules);
+    if (!rollout.ok()) return rollout.status();
+    rollout_store = *std::move(rollout);
+  }
   const engine::LostCities game(loaded.rules);
   absl::StatusOr<std::unique_ptr<engine::Bot>> player =
-      MakeSearchPlayer(game, blueprint, config, store);
+      MakeSearchPlayer(game, blueprint, config, store, rollout_store);
   if (!player.ok()) return player.status();
   loaded.bot = *std::move(player);
   loaded.name = "search over " + loaded.name;

@@ -127,6 +127,10 @@ void SearchStats::Merge(const SearchStats& o) {
 struct SearchPlayer::Worker {
   std::unique_ptr<traversal::Evaluator> evaluator;
   std::unique_ptr<traversal::FiberBatcher> batcher;
+  // The rollout model's (--rollout-model), or null: the rollouts run on `batcher`.
+  std::unique_ptr<traversal::Evaluator> rollout_evaluator;
+  std::unique_ptr<traversal::FiberBatcher> rollout_batcher;
+  traversal::FiberBatcher& rollouts() { return rollout_batcher ? *rollout_batcher : *batcher; }
   // The sides' scripted rollout policies ([0] the searching player, [1] its opponent), or null
   // for the model. One serves all of the worker's fibers: the bots keep no state between calls.
   std::unique_ptr<engine::Bot> rollout_bots[2];
@@ -140,7 +144,7 @@ SearchPlayer::~SearchPlayer() = default;
 
 absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
     const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
-    const EvaluatorFactory& evaluators) {
+    const EvaluatorFactory& evaluators, const EvaluatorFactory& rollout_evaluators) {
   if (absl::Status status = config.Validate(); !status.ok()) return status;
   std::unique_ptr<SearchPlayer> player(new SearchPlayer(game, blueprint, config));
   if (!blueprint.is_model()) {
@@ -186,6 +190,17 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
   if (needs_model && !evaluators) {
     return absl::InvalidArgumentError("search: the model plays, but no model was given");
   }
+  const bool separate = !config.rollout_model.empty();
+  if (separate && !rollout_model) {
+    return absl::InvalidArgumentError(
+        "--rollout-model: no side of the rollouts plays the model (--rollout-policy and "
+        "--opponent-rollout-policy name bots)");
+  }
+  if (separate != static_cast<bool>(rollout_evaluators)) {
+    return absl::InvalidArgumentError(
+        separate ? "search: --rollout-model given, but no evaluators of it"
+                 : "search: rollout evaluators given without --rollout-model");
+  }
   traversal::BatcherConfig batcher;
   batcher.width = config.width;
   batcher.stack_bytes = traversal::StackBytesForDepth(64);  // a rollout is a loop
@@ -193,6 +208,11 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
     auto worker = std::make_unique<Worker>();
     worker->evaluator = needs_model ? evaluators(w) : std::make_unique<NoModelEvaluator>();
     worker->batcher = std::make_unique<traversal::FiberBatcher>(batcher, worker->evaluator.get());
+    if (separate) {
+      worker->rollout_evaluator = rollout_evaluators(w);
+      worker->rollout_batcher =
+          std::make_unique<traversal::FiberBatcher>(batcher, worker->rollout_evaluator.get());
+    }
     for (int side = 0; side < 2; ++side) {
       const std::string& bot = player->sides_[side].bot;
       if (!bot.empty()) worker->rollout_bots[side] = *engine::MakeBot(bot);  // validated
@@ -396,11 +416,20 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
   // The rollouts: task i is round i / count, candidate i % count.
   const int rounds = std::max(1, config_.rollouts / count);
   const int64_t tasks = static_cast<int64_t>(rounds) * count;
-  std::vector<int64_t> calls_before(config_.workers), batches_before(config_.workers);
-  for (int w = 0; w < config_.workers; ++w) {
-    calls_before[w] = workers_[w]->batcher->stats().policy_calls;
-    batches_before[w] = workers_[w]->batcher->stats().batches();
-  }
+  // The policy calls of the belief and the rollouts, counted on both batchers.
+  auto calls = [this](int64_t& total_calls, int64_t& total_batches) {
+    total_calls = total_batches = 0;
+    for (const auto& worker : workers_) {
+      for (traversal::FiberBatcher* batcher :
+           {worker->batcher.get(), worker->rollout_batcher.get()}) {
+        if (batcher == nullptr) continue;
+        total_calls += batcher->stats().policy_calls;
+        total_batches += batcher->stats().batches();
+      }
+    }
+  };
+  int64_t calls_before = 0, batches_before = 0;
+  calls(calls_before, batches_before);
   // The belief's worlds, when asked for and the game's moves are at hand.
   std::vector<engine::State> belief_worlds;
   std::vector<int> picks;
@@ -446,16 +475,15 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     RunOnThreads(workers, [&](int w) {
       const int64_t begin = first + n * w / workers, end = first + n * (w + 1) / workers;
       Worker& worker = *workers_[w];
-      worker.batcher->Run(end - begin, [&](int64_t i, traversal::PolicyClient& policy) {
+      worker.rollouts().Run(end - begin, [&](int64_t i, traversal::PolicyClient& policy) {
         task(begin + i, policy, worker);
       });
     });
   }
-  for (int w = 0; w < config_.workers; ++w) {
-    const traversal::WorkerStats& st = workers_[w]->batcher->stats();
-    stats_.policy_calls += st.policy_calls - calls_before[w];
-    stats_.batches += st.batches() - batches_before[w];
-  }
+  int64_t calls_after = 0, batches_after = 0;
+  calls(calls_after, batches_after);
+  stats_.policy_calls += calls_after - calls_before;
+  stats_.batches += batches_after - batches_before;
 
   // The complete rounds, their means and the paired differences against b.
   std::vector<int> complete;
@@ -517,7 +545,8 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
 absl::StatusOr<SearchMatchResult> PlaySearchMatch(
     const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
     const EvaluatorFactory& evaluators, const std::string& opponent, int games, uint64_t seed,
-    int threads, const std::function<void(int)>& progress) {
+    int threads, const std::function<void(int)>& progress,
+    const EvaluatorFactory& rollout_evaluators) {
   if (opponent != "self" && !KnownBot(opponent)) {
     return absl::InvalidArgumentError(lcfr::StreamCat("unknown opponent '", opponent, "'"));
   }
@@ -537,7 +566,11 @@ absl::StatusOr<SearchMatchResult> PlaySearchMatch(
   for (int t = 0; t < threads; ++t) {
     EvaluatorFactory mine;
     if (evaluators) mine = [&](int w) { return evaluators(t * per_thread + w); };
-    auto player = SearchPlayer::Create(game, blueprint, config, mine);
+    EvaluatorFactory rollouts;
+    if (rollout_evaluators) {
+      rollouts = [&](int w) { return rollout_evaluators(t * config.workers + w); };
+    }
+    auto player = SearchPlayer::Create(game, blueprint, config, mine, rollouts);
     if (!player.ok()) return player.status();
     seats[t].player = *std::move(player);
     if (opponent == "self" && blueprint.is_model()) {

@@ -88,6 +88,12 @@ struct SearchConfig {
   // model (the blueprint, or a rollout side that is the model). 0 = uniform worlds.
   int belief = 0;
   double belief_power = 1.0;
+  // The rollouts' networks file (--rollout-model; e.g. a student of `lcfr distill`): the
+  // composition root loads it and hands SearchPlayer its evaluators, and every policy call of a
+  // rollout side that plays the model (and --rollout-depth's value estimate) goes to it; the
+  // blueprint's own choice and the belief stay with the blueprint's model. "" = the rollouts
+  // ask the blueprint's model.
+  std::string rollout_model;
   int workers = 1;  // threads per decision, each with its own evaluator and batcher
   int width = 128;  // rollouts in flight per thread (fibers)
 
@@ -162,11 +168,12 @@ class SearchPlayer : public engine::Bot {
  public:
   // `evaluators(w)` is called once for each of config.workers workers, here, on the calling
   // thread; it is not needed (may be empty) when neither the blueprint nor the rollout policy is
-  // the model. Errors: a bad config, an unknown bot, a model needed but no evaluators.
-  static absl::StatusOr<std::unique_ptr<SearchPlayer>> Create(const engine::LostCities& game,
-                                                              const Blueprint& blueprint,
-                                                              const SearchConfig& config,
-                                                              const EvaluatorFactory& evaluators);
+  // the model. `rollout_evaluators(w)`, the same for config.rollout_model's networks, is needed
+  // exactly when that is set. Errors: a bad config, an unknown bot, a model needed but no
+  // evaluators, a rollout model that no rollout side plays.
+  static absl::StatusOr<std::unique_ptr<SearchPlayer>> Create(
+      const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
+      const EvaluatorFactory& evaluators, const EvaluatorFactory& rollout_evaluators = {});
   ~SearchPlayer() override;
 
   // Searches from the state (engine::Bot::ActOnState); reads only what its mover knows.
@@ -235,11 +242,14 @@ struct SearchMatchResult {
 // config.workers threads of its own (1 for matches). `evaluators(i)` is called for i in
 // [0, 2 x threads) before any thread starts: 2t for thread t's searching player, 2t + 1 for its
 // "self" opponent. `progress(done)` is called after each game (from the game's thread, under a
-// lock). Deterministic given the seed and a budget in rollouts.
+// lock). With config.rollout_model, `rollout_evaluators(i)` is called for i in
+// [0, threads x config.workers): t x config.workers + w for thread t's searching player's
+// worker w. Deterministic given the seed and a budget in rollouts.
 absl::StatusOr<SearchMatchResult> PlaySearchMatch(
     const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
     const EvaluatorFactory& evaluators, const std::string& opponent, int games, uint64_t seed,
-    int threads, const std::function<void(int)>& progress = {});
+    int threads, const std::function<void(int)>& progress = {},
+    const EvaluatorFactory& rollout_evaluators = {});
 
 }  // namespace lcfr::training
 

@@ -28,7 +28,7 @@ expect_exit 0 "help" -- "$lcfr" --help
 contains "$tmp/out" "replay" "help lists replay"
 expect_exit 2 "no subcommand" -- "$lcfr"
 expect_exit 2 "unknown subcommand" -- "$lcfr" frobnicate
-for cmd in replay match agent info sweep train eval plot play diagnose; do
+for cmd in replay match agent info sweep train eval plot play diagnose distill; do
   expect_exit 0 "$cmd --help" -- "$lcfr" "$cmd" --help
 done
 
@@ -165,6 +165,29 @@ contains "$tmp/out" '"cut_share":' "eval --search reports the rollouts the value
 expect_exit 0 "eval --search with a belief" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --policy current --search --rollouts 24 --candidates 3 --belief 16 --belief-power 0.5 --games 2 --opponent heuristic-balanced --json
 contains "$tmp/out" '"belief":16,"belief_power":0.5,"belief_share":1.0' "eval --search draws every searched decision's worlds from the belief"
 contains "$tmp/out" '"belief_ess":' "eval --search reports the belief's effective worlds"
+# distill: a small student of the shipped model, read back by eval and used as the rollouts' model.
+expect_exit 0 "distill the shipped model" -- "$lcfr" distill --model "$src/models/lost-cities.pt" --out "$tmp/student.pt" --games 6 --holdout-games 2 --steps 5 --hidden-width 8 --json
+contains "$tmp/out" '"student":"lost-cities (encoding 1): 618 -> cards 8x1 relu -> 22"' "distill names the student's shape"
+contains "$tmp/out" '"current_agreement":' "distill reports the agreement"
+contains "$tmp/out" '"value":{' "distill fits the value network of a value-scheme model"
+if [[ -s "$tmp/student.pt" && -s "$tmp/student.yaml" ]]; then pass; else fail "distill wrote no networks file and configuration"; fi
+expect_exit 0 "eval a student" -- "$lcfr" eval --model "$tmp/student.pt" --policy current --games 2 --opponent random
+expect_exit 0 "eval --search --rollout-model" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --policy current --search --rollouts 24 --candidates 3 --rollout-model "$tmp/student.pt" --games 2 --opponent random --json
+contains "$tmp/out" "\"rollout_model\":\"$tmp/student.pt\"" "eval --search reports its rollout model"
+expect_exit 2 "distill --out without .pt" -- "$lcfr" distill --model "$src/models/lost-cities.pt" --out "$tmp/student.bin" --games 4 --holdout-games 1 --steps 1
+contains "$tmp/err" "--out must name a networks file ending in .pt" "distill names --out"
+if [[ ! -e "$tmp/student.bin" ]]; then pass; else fail "a refused distill wrote its output"; fi
+expect_exit 2 "distill --holdout-games too many" -- "$lcfr" distill --model "$src/models/lost-cities.pt" --out "$tmp/s2.pt" --games 4 --holdout-games 4
+contains "$tmp/err" "--holdout-games must be in" "distill names --holdout-games"
+expect_exit 2 "distill without a teacher" -- "$lcfr" distill --out "$tmp/s2.pt"
+contains "$tmp/err" "give one of --checkpoint and --model" "distill wants a teacher"
+expect_exit 2 "search: --rollout-model of no file" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --search --rollout-model "$tmp/none.pt" --games 2
+contains "$tmp/err" "--rollout-model: $tmp/none.pt: no such file" "--rollout-model names the file"
+expect_exit 2 "search: --rollout-model over a bot" -- "$lcfr" eval --bot random --search --rollout-model "$tmp/student.pt" --games 2
+contains "$tmp/err" "--rollout-model needs --checkpoint or --model" "--rollout-model needs the player's model"
+expect_exit 2 "search: --rollout-model with bot rollouts" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --search --rollout-model "$tmp/student.pt" --rollout-policy heuristic-balanced --games 2
+contains "$tmp/err" "--rollout-model: no side of the rollouts plays the model" "--rollout-model with bot rollouts is refused"
+expect_exit 2 "search: --rollout-model without --search" -- "$lcfr" agent --rollout-model "$tmp/student.pt"
 expect_exit 0 "eval --search over a bot" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 50 --games 4 --opponent heuristic-cautious --json
 contains "$tmp/out" '"policy":"search over heuristic-balanced"' "search over a bot"
 echo "$line" | "$lcfr" agent --search --rollouts 32 --workers 2 >"$tmp/agent_out" 2>"$tmp/agent_err"

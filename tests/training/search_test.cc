@@ -265,6 +265,68 @@ TEST_CASE("Search rollouts play each side with its own policy", "[search]") {
              Catch::Contains("--opponent-rollout-policy: unknown policy 'nobody'"));
 }
 
+// Counts the rows asked of a pseudo network.
+class CountingPseudo final : public traversal::Evaluator {
+ public:
+  CountingPseudo(const LostCities& game, uint64_t seed, std::atomic<int64_t>& rows)
+      : inner_(game.EncodingSize(), game.num_actions(), seed), rows_(rows) {}
+  void Evaluate(std::span<const traversal::PolicyRequest> requests) override {
+    rows_ += static_cast<int64_t>(requests.size());
+    inner_.Evaluate(requests);
+  }
+
+ private:
+  traversal::PseudoNetworkEvaluator inner_;
+  std::atomic<int64_t>& rows_;
+};
+
+TEST_CASE("Search's rollouts ask the rollout model, its own choice the player's", "[search]") {
+  const LostCities game(ShortRules());
+  const State s = game.DealFromSeed(6);
+  Blueprint model;
+  model.play.source = PlayPolicy::Source::kCurrent;
+  SearchConfig config;
+  config.rollouts = 40;
+  config.workers = 2;
+  std::atomic<int64_t> own_rows{0}, rollout_rows{0};
+  auto counting = [&game](uint64_t seed, std::atomic<int64_t>& rows) -> EvaluatorFactory {
+    return [&game, seed, &rows](int) -> std::unique_ptr<traversal::Evaluator> {
+      return std::make_unique<CountingPseudo>(game, seed, rows);
+    };
+  };
+  auto decide = [&](const SearchConfig& c, const EvaluatorFactory& own,
+                    const EvaluatorFactory& rollouts) {
+    auto player = SearchPlayer::Create(game, model, c, own, rollouts);
+    INFO(player.status().message());
+    REQUIRE(player.ok());
+    engine::Rng rng(4);
+    (*player)->ActOnState(game, s, rng);
+    return (*player)->last_decision();
+  };
+  SearchConfig separate = config;
+  separate.rollout_model = "student.pt";
+  const SearchDecision both = decide(separate, counting(7, own_rows), counting(11, rollout_rows));
+  // The player's model answers its own choice alone; the rollouts are the rollout model's, so
+  // their means are those of a player whose model is the rollout model, and its choice the
+  // player's own model's.
+  CHECK(own_rows == 1);
+  CHECK(rollout_rows > 40 * 10);
+  const SearchDecision rollout_only = decide(config, counting(11, rollout_rows), {});
+  const SearchDecision own_only = decide(config, counting(7, own_rows), {});
+  CHECK(both.mean == rollout_only.mean);
+  CHECK(both.mean != own_only.mean);
+  CHECK(both.blueprint == own_only.blueprint);
+  // A rollout model with no model side in the rollouts, or without its evaluators, is refused.
+  SearchConfig bots = separate;
+  bots.rollout_policy = "heuristic-balanced";
+  auto refused = SearchPlayer::Create(game, model, bots, Pseudo(game), Pseudo(game));
+  REQUIRE_FALSE(refused.ok());
+  CHECK_THAT(std::string(refused.status().message()),
+             Catch::Contains("--rollout-model: no side of the rollouts plays the model"));
+  CHECK_FALSE(SearchPlayer::Create(game, model, separate, Pseudo(game), {}).ok());
+  CHECK_FALSE(SearchPlayer::Create(game, model, config, Pseudo(game), Pseudo(game)).ok());
+}
+
 TEST_CASE("Search matches are the same on any number of threads", "[search]") {
   const LostCities game(ShortRules());
   SearchConfig config;
