@@ -66,8 +66,8 @@ absl::StatusOr<Evaluators> Fp32Evaluators(std::shared_ptr<const inference::Model
 // Every network's raw outputs at every position, batched over fibers.
 absl::StatusOr<std::vector<Outputs>> AskNetworks(const engine::LostCities& game,
                                                  std::shared_ptr<const inference::ModelStore> store,
-                                                 const std::vector<Position>& positions,
-                                                 bool value, int workers) {
+                                                 const std::vector<Position>& positions, bool value,
+                                                 int workers) {
   absl::StatusOr<Evaluators> evaluators = Fp32Evaluators(std::move(store), workers);
   if (!evaluators.ok()) return evaluators.status();
   std::vector<Outputs> outputs(positions.size());
@@ -258,7 +258,7 @@ absl::StatusOr<DistillResult> Distill(const CheckpointPolicy& teacher, const Dis
     int network;
     const char* name;
     int player;  // the advantage networks: only their player's decisions; -1 = every decision
-    std::array<float, kMaxActions> Outputs::* field;
+    std::array<float, kMaxActions> Outputs::*field;
   };
   std::vector<Job> jobs = {{traversal::kAdvantageNetwork0, "advantage-0", 0, &Outputs::advantage},
                            {traversal::kAdvantageNetwork1, "advantage-1", 1, &Outputs::advantage},
