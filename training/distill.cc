@@ -296,9 +296,9 @@ absl::StatusOr<DistillResult> Distill(const CheckpointPolicy& teacher, const Dis
   absl::StatusOr<std::vector<Outputs>> answers =
       AskNetworks(game, student_store, holdout, value, config.workers);
   if (!answers.ok()) return answers.status();
-  for (DistilledNetwork& d : result.networks) {
-    const Job& job = *std::find_if(jobs.begin(), jobs.end(),
-                                   [&d](const Job& j) { return j.network == d.network; });
+  for (size_t k = 0; k < jobs.size(); ++k) {  // result.networks[k] is jobs[k]'s
+    const Job& job = jobs[k];
+    DistilledNetwork& d = result.networks[k];
     double sum = 0, squares = 0, error = 0;
     int64_t count = 0;
     for (size_t i = 0; i < holdout.size(); ++i) {
