@@ -21,6 +21,14 @@ if(LCFR_ARCH)
 endif()
 
 set(LCFR_SANITIZER_FLAGS "")
+# The sanitizer builds (ASan + UBSan, TSan, fuzz) compile at -O1 with line tables only (-g1;
+# the last -O and -g given win, so these override the build type's): 2.3x faster to compile than
+# RelWithDebInfo's -O2 -g (tests/traversal/cfr_test.cc with ASan + UBSan: 52 against 119 s),
+# the optimisation level the sanitizers' documentation advises, and the reports keep their
+# files and lines.
+if(LCFR_SANITIZE OR LCFR_SANITIZE_THREAD)
+  add_compile_options(-O1 -g1)
+endif()
 if(LCFR_SANITIZE)
   set(LCFR_SANITIZER_FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer
       -fno-sanitize-recover=undefined)
