@@ -157,6 +157,10 @@ contains "$tmp/err" "give one of --checkpoint and --model" "diagnose wants one s
 expect_exit 0 "eval --search over the shipped model" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --policy current --search --rollouts 24 --candidates 3 --games 2 --opponent random --json
 contains "$tmp/out" '"policy":"search over model (current)"' "eval --search names the player"
 contains "$tmp/out" '"rollouts_per_s":' "eval --search reports its speed"
+calls=$(grep -oE '"policy_calls_per_rollout":[0-9.]+' "$tmp/out" | cut -d: -f2)
+# A rollout from a decision of a game plays the rest of it: some dozens of policy calls, never
+# more than the rules' cap of 1,000 decisions.
+if awk -v c="${calls:-0}" 'BEGIN { exit !(c >= 5 && c <= 1000) }'; then pass; else fail "eval --search policy_calls_per_rollout '${calls}' outside [5, 1000]"; fi
 expect_exit 0 "eval --search head to head" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --search --rollouts 16 --rollout-policy heuristic-balanced --games 2 --opponent self
 contains "$tmp/out" "left the policy's choice" "eval --search prints its figures"
 expect_exit 0 "eval --search with rollouts cut by the value network" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --policy current --search --rollouts 24 --candidates 3 --rollout-depth 4 --games 2 --opponent random --json

@@ -288,6 +288,7 @@ TEST_CASE("Search's rollouts ask the rollout model, its own choice the player's"
   SearchConfig config;
   config.rollouts = 40;
   config.workers = 2;
+  config.candidates = 0;  // every legal action: the candidates do not depend on whose ranking
   std::atomic<int64_t> own_rows{0}, rollout_rows{0};
   auto counting = [&game](uint64_t seed, std::atomic<int64_t>& rows) -> EvaluatorFactory {
     return [&game, seed, &rows](int) -> std::unique_ptr<traversal::Evaluator> {
