@@ -182,6 +182,8 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   search["max_ms"] = 1000 * st.max_seconds;
   search["rollouts_per_s"] = st.seconds > 0 ? static_cast<double>(st.rollouts) / st.seconds : 0.0;
   search["rows_per_forward"] = st.rows_per_batch();
+  // SearchStats::policy_calls holds the belief's calls too: with --belief this is above the
+  // rollouts' own length.
   search["policy_calls_per_rollout"] =
       st.rollouts ? static_cast<double>(st.policy_calls) / static_cast<double>(st.rollouts) : 0.0;
   search["cut_share"] =
