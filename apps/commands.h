@@ -69,7 +69,7 @@ absl::StatusOr<std::unique_ptr<training::CheckpointBot>> LoadNetworkPlayer(
     const std::string& checkpoint, const std::string& model, const PolicyOptions& policy);
 
 // --search, --rollouts, --move-time-ms, --worlds, --candidates, --threshold, --rollout-policy,
-// --opponent-rollout-policy, --objective, --rollout-depth, --belief, --belief-power,
+// --opponent-rollout-policy, --objective, --allocation, --rollout-depth, --belief, --belief-power,
 // --search-width and (agent, play: `workers`) --workers: search at play time
 // (training/search.h, docs/search.md).
 struct SearchOptions {

@@ -194,6 +194,7 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   search["candidates"] = config.candidates;
   search["threshold"] = config.threshold;
   search["objective"] = config.objective;
+  search["allocation"] = config.allocation;
   search["rollout_depth"] = config.rollout_depth;
   search["belief"] = config.belief;
   search["belief_power"] = config.belief_power;

@@ -56,6 +56,12 @@ void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers) {
                        "(the share of rollouts won)")
           ->capture_default_str());
   add(command
+          ->add_option("--allocation", c.allocation,
+                       "how the rollouts are spread over the candidates: uniform (every "
+                       "candidate every round) or halving (the worse half drops out after each "
+                       "phase; the policy's own choice stays)")
+          ->capture_default_str());
+  add(command
           ->add_option("--rollout-depth", c.rollout_depth,
                        "cut each rollout after this many decisions and score the rest with the "
                        "model's value network (0: play every rollout to the end)")

@@ -67,6 +67,9 @@ absl::Status SearchConfig::Validate() const {
   if (objective != "score" && objective != "win") {
     return bad("--objective must be score or win (got '", objective, "')");
   }
+  if (allocation != "uniform" && allocation != "halving") {
+    return bad("--allocation must be uniform or halving (got '", allocation, "')");
+  }
   if (rollout_depth < 0 || rollout_depth > 100000) {
     return bad("--rollout-depth must be in [0, 100000] (got ", rollout_depth,
                "; 0 = every rollout to the end of the game)");
@@ -413,9 +416,28 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     return b;
   }
 
-  // The rollouts: task i is round i / count, candidate i % count.
-  const int rounds = std::max(1, config_.rollouts / count);
-  const int64_t tasks = static_cast<int64_t>(rounds) * count;
+  // The phases: one of every candidate (allocation "uniform"), or successive halving: after
+  // each phase the worse half of the candidates other than b drops out, b stays (it is the
+  // fallback), and every phase spends about an equal share of the budget on its survivors.
+  // sizes[p]: the candidates other than b in phase p; rounds_of[p]: its rounds.
+  std::vector<int> sizes;
+  if (config_.allocation == "halving" && count > 2) {
+    for (int s = count - 1;; s = (s + 1) / 2) {
+      sizes.push_back(s);
+      if (s == 1) break;
+    }
+  } else {
+    sizes.push_back(count - 1);
+  }
+  const int phases = static_cast<int>(sizes.size());
+  std::vector<int> rounds_of(phases);
+  int rounds = 0;
+  for (int p = 0; p < phases; ++p) {
+    rounds_of[p] = std::max(1, config_.rollouts / phases / (sizes[p] + 1));
+    rounds += rounds_of[p];
+  }
+  // y[r * count + k]: the result of round r for candidate k; NaN where it was not played.
+  const int64_t slots = static_cast<int64_t>(rounds) * count;
   // The policy calls of the belief and the rollouts, counted on both batchers.
   auto calls = [this](int64_t& total_calls, int64_t& total_batches) {
     total_calls = total_batches = 0;
@@ -438,16 +460,17 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     believed = Believe(state, seed, rounds, belief_worlds, picks);
     stats_.belief_missing += !believed;
   }
-  std::vector<double> y(tasks, std::numeric_limits<double>::quiet_NaN());
-  std::vector<char> cut(tasks, 0);
+  std::vector<double> y(slots, std::numeric_limits<double>::quiet_NaN());
+  std::vector<char> cut(slots, 0);
   const Clock::time_point deadline = config_.move_time_ms > 0
                                          ? start + std::chrono::milliseconds(config_.move_time_ms)
                                          : Clock::time_point::max();
   const bool timed = config_.move_time_ms > 0;
-  auto task = [&](int64_t i, traversal::PolicyClient& policy, Worker& worker) {
+  // Rollout (r, k): world r, candidate k; its result depends on the seed, r and k alone.
+  auto rollout = [&](int r, int k, traversal::PolicyClient& policy, Worker& worker) {
     if (timed && Clock::now() >= deadline) return;
-    const auto r = static_cast<uint64_t>(i / count);
-    const uint64_t world_index = config_.worlds > 0 ? r % config_.worlds : r;
+    const uint64_t world_index =
+        config_.worlds > 0 ? static_cast<uint64_t>(r % config_.worlds) : static_cast<uint64_t>(r);
     engine::Rng world_rng(engine::DeriveSeed({seed, kWorldStream, world_index}));
     engine::State world;
     if (believed) {
@@ -457,40 +480,80 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
       world = engine::SampleWorld(game_, state, world_rng);
     }
     bool was_cut = false;
-    y[i] = Rollout(world, candidates[i % count], engine::DeriveSeed({seed, kRolloutStream, r}),
-                   policy, worker, was_cut);
-    cut[i] = was_cut;
+    const int64_t slot = static_cast<int64_t>(r) * count + k;
+    y[slot] = Rollout(world, candidates[k],
+                      engine::DeriveSeed({seed, kRolloutStream, static_cast<uint64_t>(r)}), policy,
+                      worker, was_cut);
+    cut[slot] = was_cut;
   };
-  // Without a time budget one run of all the tasks; with one, runs of about 4 x width tasks per
-  // worker (whole rounds), the clock read between them: a skipped task is cheap, but not free.
-  const int workers = static_cast<int>(std::min<int64_t>(config_.workers, tasks));
-  int64_t chunk = tasks;
-  if (timed) {
-    const int64_t per_chunk = 4 * static_cast<int64_t>(config_.width) * workers;
-    chunk = std::max<int64_t>(1, per_chunk / count) * count;
-  }
-  for (int64_t first = 0; first < tasks; first += chunk) {
-    if (timed && Clock::now() >= deadline) break;
-    const int64_t n = std::min(tasks - first, chunk);
-    RunOnThreads(workers, [&](int w) {
-      const int64_t begin = first + n * w / workers, end = first + n * (w + 1) / workers;
-      Worker& worker = *workers_[w];
-      worker.rollouts().Run(end - begin, [&](int64_t i, traversal::PolicyClient& policy) {
-        task(begin + i, policy, worker);
+  // The mean of candidate k over the rounds in [0, end) where it was played.
+  auto mean_of = [&](int k, int end) {
+    double sum = 0;
+    int n = 0;
+    for (int r = 0; r < end; ++r) {
+      const double v = y[static_cast<int64_t>(r) * count + k];
+      if (!std::isnan(v)) sum += v, ++n;
+    }
+    return n > 0 ? sum / n : -std::numeric_limits<double>::infinity();
+  };
+  // active: the candidates of the phase (indices into `candidates`, ascending; b among them).
+  std::vector<int> active(count);
+  for (int k = 0; k < count; ++k) active[k] = k;
+  bool out_of_time = false;
+  int first = 0;  // the phase's first round
+  for (int p = 0; p < phases && !out_of_time; ++p) {
+    // Task j of the phase: round first + j / |active|, candidate active[j % |active|].
+    const int in_phase = static_cast<int>(active.size());
+    const int64_t tasks = static_cast<int64_t>(rounds_of[p]) * in_phase;
+    // Without a time budget one run of the phase's tasks; with one, runs of about 4 x width tasks
+    // per worker (whole rounds), the clock read between them: a skipped task is cheap, not free.
+    const int workers = static_cast<int>(std::min<int64_t>(config_.workers, tasks));
+    int64_t chunk = tasks;
+    if (timed) {
+      const int64_t per_chunk = 4 * static_cast<int64_t>(config_.width) * workers;
+      chunk = std::max<int64_t>(1, per_chunk / in_phase) * in_phase;
+    }
+    for (int64_t begin_task = 0; begin_task < tasks; begin_task += chunk) {
+      if (timed && Clock::now() >= deadline) break;
+      const int64_t n = std::min(tasks - begin_task, chunk);
+      RunOnThreads(workers, [&](int w) {
+        const int64_t begin = begin_task + n * w / workers;
+        const int64_t end = begin_task + n * (w + 1) / workers;
+        Worker& worker = *workers_[w];
+        worker.rollouts().Run(end - begin, [&](int64_t i, traversal::PolicyClient& policy) {
+          const int64_t j = begin + i;
+          rollout(first + static_cast<int>(j / in_phase), active[j % in_phase], policy, worker);
+        });
       });
-    });
+    }
+    first += rounds_of[p];
+    out_of_time = timed && Clock::now() >= deadline;
+    if (p + 1 == phases || out_of_time) break;
+    // The survivors: the best sizes[p + 1] others by their mean so far (ties: the lower action).
+    std::vector<int> others;
+    for (int k : active) {
+      if (k != kb) others.push_back(k);
+    }
+    std::vector<double> means(count);
+    for (int k : others) means[k] = mean_of(k, first);
+    std::stable_sort(others.begin(), others.end(),
+                     [&](int x, int z) { return means[x] > means[z]; });
+    others.resize(sizes[p + 1]);
+    others.push_back(kb);
+    std::sort(others.begin(), others.end());
+    active = std::move(others);
   }
   int64_t calls_after = 0, batches_after = 0;
   calls(calls_after, batches_after);
   stats_.policy_calls += calls_after - calls_before;
   stats_.batches += batches_after - batches_before;
 
-  // The complete rounds, their means and the paired differences against b.
+  // The complete rounds of the last phase's candidates, their means and paired differences
+  // against b; a candidate that dropped out is reported over the rounds it played.
   std::vector<int> complete;
   for (int r = 0; r < rounds; ++r) {
     bool all = true;
-    for (int k = 0; k < count; ++k)
-      all = all && !std::isnan(y[static_cast<int64_t>(r) * count + k]);
+    for (int k : active) all = all && !std::isnan(y[static_cast<int64_t>(r) * count + k]);
     if (all) complete.push_back(r);
   }
   for (double v : y) last_.rollouts += !std::isnan(v);
@@ -499,25 +562,39 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
   last_.rounds = n;
   last_.mean.assign(count, 0.0);
   last_.stderr_d.assign(count, 0.0);
+  last_.played.assign(count, 0);
+  std::vector<char> survived(count, 0);
+  for (int k : active) survived[k] = 1;
   for (int k = 0; k < count; ++k) {
+    std::vector<int> played;
+    if (survived[k]) {
+      played = complete;
+    } else {
+      for (int r = 0; r < rounds; ++r) {
+        const int64_t row = static_cast<int64_t>(r) * count;
+        if (!std::isnan(y[row + k]) && !std::isnan(y[row + kb])) played.push_back(r);
+      }
+    }
+    const int m = static_cast<int>(played.size());
     double sum = 0, sum_d = 0, sum_d2 = 0;
-    for (int r : complete) {
+    for (int r : played) {
       const double v = y[static_cast<int64_t>(r) * count + k];
       const double d = v - y[static_cast<int64_t>(r) * count + kb];
       sum += v;
       sum_d += d;
       sum_d2 += d * d;
     }
-    if (n > 0) last_.mean[k] = sum / n;
-    if (n > 1) {
-      const double var = std::max(0.0, (sum_d2 - sum_d * sum_d / n) / (n - 1));
-      last_.stderr_d[k] = std::sqrt(var / n);
+    last_.played[k] = m;
+    if (m > 0) last_.mean[k] = sum / m;
+    if (m > 1) {
+      const double var = std::max(0.0, (sum_d2 - sum_d * sum_d / m) / (m - 1));
+      last_.stderr_d[k] = std::sqrt(var / m);
     } else {
       last_.stderr_d[k] = std::numeric_limits<double>::infinity();
     }
   }
   int best = kb;
-  for (int k = 0; k < count; ++k) {
+  for (int k : active) {
     if (n > 0 && last_.mean[k] > last_.mean[best]) best = k;
   }
   int chosen = b;

@@ -19,7 +19,8 @@
 //     random stream (common random numbers), so their differences are paired.
 //  4. The budget: max(1, rollouts / candidates) rounds, cut short when move_time_ms passes first
 //     (a rollout that has not started by then is skipped; a round counts only when all of its
-//     rollouts ran).
+//     rollouts ran). With allocation "halving" the rounds come in phases, and after each the
+//     worse half of the candidates but b stops being rolled out (SearchConfig::allocation).
 //  5. The candidate a* with the best mean is played if its mean beats b's by more than
 //     `threshold` standard errors of the paired differences y_r(a*) - y_r(b); otherwise b. With a
 //     single round the standard error is unknown, and b is played unless the threshold is 0.
@@ -74,6 +75,12 @@ struct SearchConfig {
   // What a rollout's result is: "score", the mover's score difference / 100 (the game's payoff,
   // what the networks were trained on), or "win": 1 for a win, 0.5 a tie, 0 a loss.
   std::string objective = "score";
+  // How the rounds are spread over the candidates: "uniform", every candidate every round, or
+  // "halving" (successive halving, Karnin et al. 2013): the budget is cut into phases of about
+  // equal rollouts, and after each the worse half of the candidates other than the blueprint's
+  // choice b drops out (by their means so far), so the last phase's two, a* and b, are compared
+  // over every round: about (phases x candidates / 2) times as many as uniform gives them.
+  std::string allocation = "uniform";
   // Rollouts cut short: after this many decisions of the rollout policy a rollout that has not
   // ended scores the value network's estimate of the position for the searching player,
   // sum_b sigma(b) Q(I, b) at the infoset I of the player to move there (sigma: the blueprint's
@@ -104,8 +111,8 @@ struct SearchConfig {
   // policy); "" does not.
   bool rollouts_name_model() const;
   // Errors name the command-line flag (--rollouts, --move-time-ms, --worlds, --candidates,
-  // --threshold, --rollout-policy, --opponent-rollout-policy, --objective, --rollout-depth,
-  // --belief, --belief-power, --workers, --search-width).
+  // --threshold, --rollout-policy, --opponent-rollout-policy, --objective, --allocation,
+  // --rollout-depth, --belief, --belief-power, --workers, --search-width).
   absl::Status Validate() const;
 };
 
@@ -131,6 +138,7 @@ struct SearchDecision {
   std::vector<int> candidates;   // action ids, ascending
   std::vector<double> mean;      // per candidate: mean payoff over the rounds
   std::vector<double> stderr_d;  // per candidate: standard error of (its payoff - b's), paired
+  std::vector<int> played;       // per candidate: the rounds its mean is over
   int blueprint = -1;            // b
   int chosen = -1;
   int rounds = 0;         // complete rounds used

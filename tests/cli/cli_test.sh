@@ -211,6 +211,10 @@ expect_exit 2 "search: a negative threshold" -- "$lcfr" eval --bot random --sear
 contains "$tmp/err" "--threshold must be" "--threshold is named"
 expect_exit 2 "search: a bad objective" -- "$lcfr" eval --bot random --search --objective fun --games 2
 contains "$tmp/err" "--objective must be score or win" "--objective is named"
+expect_exit 2 "search: a bad allocation" -- "$lcfr" eval --bot random --search --allocation greedy --games 2
+contains "$tmp/err" "--allocation must be uniform or halving" "--allocation is named"
+expect_exit 0 "eval --search --allocation halving" -- "$lcfr" eval --bot heuristic-balanced --search --allocation halving --rollouts 50 --games 2 --opponent random --json
+contains "$tmp/out" '"allocation":"halving"' "eval's JSON names the allocation"
 expect_exit 2 "search: --worlds -1" -- "$lcfr" agent --search --worlds -1
 contains "$tmp/err" "--worlds must be >= 0" "--worlds is named"
 expect_exit 2 "search: --candidates -1" -- "$lcfr" agent --search --candidates -1

@@ -128,6 +128,61 @@ TEST_CASE("Search finds the winning last move with an oracle rollout policy", "[
   CHECK(one_round_zero->ActOnState(game, s, rng4) == action);
 }
 
+TEST_CASE("Search's successive halving drops the worse candidates, never the blueprint's",
+          "[search]") {
+  const LostCities game;
+  const State s = LastTurn(game);
+  Blueprint blueprint;
+  blueprint.bot = "discard-only";  // every legal action a candidate; the deck draw is an oracle
+  SearchConfig config;
+  config.rollouts = 300;
+  config.allocation = "halving";
+  auto player = Make(game, blueprint, config);
+  engine::Rng rng(5);
+  const int action = player->ActOnState(game, s, rng);
+  const SearchDecision& d = player->last_decision();
+  CHECK(action == game.EncodeMove(engine::Move::Play(0)));
+  const int count = static_cast<int>(d.candidates.size());
+  REQUIRE(count > 4);
+  const auto at = [&](int a) {
+    return std::find(d.candidates.begin(), d.candidates.end(), a) - d.candidates.begin();
+  };
+  // The phases: the others halve (count - 1, ..., 1) and each gets about rollouts / phases.
+  std::vector<int> sizes;
+  for (int k = count - 1;; k = (k + 1) / 2) {
+    sizes.push_back(k);
+    if (k == 1) break;
+  }
+  const int phases = static_cast<int>(sizes.size());
+  int rounds = 0, rollouts = 0;
+  for (int size : sizes) {
+    const int r = std::max(1, config.rollouts / phases / (size + 1));
+    rounds += r;
+    rollouts += r * (size + 1);
+  }
+  CHECK(d.rounds == rounds);
+  CHECK(d.rollouts == rollouts);
+  CHECK(d.rollouts <= config.rollouts);
+  // b and the winner play every round; the others fewer, each as many as the phases it lived.
+  CHECK(d.played[at(d.blueprint)] == rounds);
+  CHECK(d.played[at(action)] == rounds);
+  int64_t played = 0;
+  for (int k = 0; k < count; ++k) {
+    played += d.played[k];
+    if (d.candidates[k] != action && d.candidates[k] != d.blueprint) CHECK(d.played[k] < rounds);
+  }
+  CHECK(played == d.rollouts);
+  CHECK(d.mean[at(action)] == Approx(0.01));
+  CHECK(d.mean[at(d.blueprint)] == Approx(-0.09));
+  // More rounds for the last two than uniform gives every candidate at the same budget.
+  config.allocation = "uniform";
+  auto uniform = Make(game, blueprint, config);
+  engine::Rng rng2(5);
+  CHECK(uniform->ActOnState(game, s, rng2) == action);
+  CHECK(uniform->last_decision().rounds == config.rollouts / count);
+  CHECK(uniform->last_decision().rounds < rounds);
+}
+
 TEST_CASE("Search with one candidate returns it without rollouts", "[search]") {
   const LostCities game(ShortRules());
   // After a discard to the only pile, the draw decision has one legal action: the deck.
@@ -175,6 +230,8 @@ TEST_CASE("Search decides the same for any widths and workers", "[search]") {
   SearchConfig config;
   config.rollouts = 40;
   config.threshold = 0.5;
+  config.allocation = GENERATE(as<std::string>{}, "uniform", "halving");
+  INFO("allocation " << config.allocation);
   std::vector<std::pair<int, int>> shapes = {{1, 1}, {2, 8}, {1, 5}, {3, 64}};
   std::vector<std::vector<SearchDecision>> decisions(shapes.size());
   for (size_t k = 0; k < shapes.size(); ++k) {
@@ -202,6 +259,7 @@ TEST_CASE("Search decides the same for any widths and workers", "[search]") {
       CHECK(decisions[k][i].stderr_d == decisions[0][i].stderr_d);
       CHECK(decisions[k][i].chosen == decisions[0][i].chosen);
       CHECK(decisions[k][i].rollouts == decisions[0][i].rollouts);
+      CHECK(decisions[k][i].played == decisions[0][i].played);
     }
   }
   CHECK(decisions[0][0].rollouts > 0);
@@ -372,6 +430,14 @@ TEST_CASE("Search stops at its time budget", "[search]") {
   CHECK(d.seconds < 5.0);
   CHECK(d.rollouts < config.rollouts);
   CHECK(d.rounds * static_cast<int64_t>(d.candidates.size()) <= d.rollouts);
+  // Halving stops at the budget too, in whichever phase it falls.
+  config.allocation = "halving";
+  auto halving = Make(game, bot, config);
+  halving->ActOnState(game, s, rng);
+  const SearchDecision& h = halving->last_decision();
+  CHECK(h.seconds < 5.0);
+  CHECK(h.rollouts < config.rollouts);
+  CHECK(h.rounds * 2 <= h.rollouts);
 }
 
 // The stand-in network, except that the value network answers `value` at every legal action.
@@ -495,6 +561,9 @@ TEST_CASE("Search configurations are checked, naming the flag", "[search]") {
   c.rollout_depth = 8;
   c.objective = "win";
   CHECK_THAT(message(c), Catch::Contains("--rollout-depth needs --objective score"));
+  c = {};
+  c.allocation = "best-first";
+  CHECK_THAT(message(c), Catch::Contains("--allocation must be uniform or halving"));
   // The model plays, but no evaluators were given.
   const LostCities game;
   CHECK_FALSE(SearchPlayer::Create(game, Blueprint{}, SearchConfig{}, {}).ok());
