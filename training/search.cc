@@ -499,9 +499,8 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
   // active: the candidates of the phase (indices into `candidates`, ascending; b among them).
   std::vector<int> active(count);
   for (int k = 0; k < count; ++k) active[k] = k;
-  bool out_of_time = false;
   int first = 0;  // the phase's first round
-  for (int p = 0; p < phases && !out_of_time; ++p) {
+  for (int p = 0; p < phases; ++p) {
     // Task j of the phase: round first + j / |active|, candidate active[j % |active|].
     const int in_phase = static_cast<int>(active.size());
     const int64_t tasks = static_cast<int64_t>(rounds_of[p]) * in_phase;
@@ -527,8 +526,7 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
       });
     }
     first += rounds_of[p];
-    out_of_time = timed && Clock::now() >= deadline;
-    if (p + 1 == phases || out_of_time) break;
+    if (p + 1 == phases || (timed && Clock::now() >= deadline)) break;
     // The survivors: the best sizes[p + 1] others by their mean so far (ties: the lower action).
     std::vector<int> others;
     for (int k : active) {
@@ -563,11 +561,9 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
   last_.mean.assign(count, 0.0);
   last_.stderr_d.assign(count, 0.0);
   last_.played.assign(count, 0);
-  std::vector<char> survived(count, 0);
-  for (int k : active) survived[k] = 1;
   for (int k = 0; k < count; ++k) {
     std::vector<int> played;
-    if (survived[k]) {
+    if (std::binary_search(active.begin(), active.end(), k)) {
       played = complete;
     } else {
       for (int r = 0; r < rounds; ++r) {
