@@ -22,9 +22,11 @@
 
 #include "engine/lost_cities.h"
 #include "engine/rng.h"
+#include "inference/backends.h"
 #include "inference/batched_evaluator.h"
 #include "inference/model_store.h"
 #include "inference/networks.h"
+#include "inference/snapshot.h"
 #include "traversal/evaluators.h"
 #include "traversal/regret_matching.h"
 
@@ -319,6 +321,39 @@ void BM_CardsGemmFloor(benchmark::State& state) {
   SetPerCall(state, state.iterations(), state.iterations() * rows);
 }
 BENCHMARK(BM_CardsGemmFloor)->RangeMultiplier(2)->Range(1, 1024);
+
+// The cards forward alone (no staging, no heads) on `rows` encodings of one network: libtorch's
+// CardsForward (CardsStackedForward, what CUDA runs) against the CPU's CardsKernel
+// (CardsKernelForward, the CPU evaluator's), side by side in one binary.
+template <typename MakeForward>
+void CardsForwardOnly(benchmark::State& state, MakeForward make) {
+  c10::InferenceMode guard;
+  at::set_num_threads(1);
+  const int64_t rows = state.range(0);
+  const NetworkShape shape = CardsBenchShape();
+  std::unique_ptr<Forward> forward = make(shape);
+  forward->Refresh(ModelSnapshot::FromNetworks(CardsNetworks(), 1));
+  const Requests requests = MakeRequests(static_cast<int>(rows), {0});
+  at::Tensor x = at::zeros({rows * shape.input_size});
+  for (int64_t r = 0; r < rows; ++r) {
+    std::copy(requests.features[r].begin(), requests.features[r].end(),
+              x.data_ptr<float>() + r * shape.input_size);
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(forward->Run(x, {0}, rows).data_ptr<float>());
+  SetPerCall(state, state.iterations(), state.iterations() * rows);
+}
+void BM_CardsTorchForward(benchmark::State& state) {
+  CardsForwardOnly(state, [](const NetworkShape& shape) {
+    return std::make_unique<CardsStackedForward>(at::kCPU, shape);
+  });
+}
+void BM_CardsKernelForward(benchmark::State& state) {
+  CardsForwardOnly(state, [](const NetworkShape& shape) {
+    return std::make_unique<CardsKernelForward>(shape, 1024);
+  });
+}
+BENCHMARK(BM_CardsTorchForward)->RangeMultiplier(4)->Range(1, 1024);
+BENCHMARK(BM_CardsKernelForward)->RangeMultiplier(4)->Range(1, 1024);
 
 // Mixed batches of `rows` rows over several networks: one fused forward vs one forward per
 // network (the earlier engine's split).

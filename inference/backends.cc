@@ -144,6 +144,38 @@ at::Tensor CardsStackedForward::Run(const at::Tensor& x, const std::vector<int>&
   return CardsForward(in, weights, biases, shape_, activation_, constants_).contiguous();
 }
 
+CardsKernelForward::CardsKernelForward(const NetworkShape& shape, int max_rows)
+    : shape_(shape),
+      kernel_(MakeCardsKernelSpec(shape), shape, kNumNetworks),
+      out_(at::zeros({static_cast<int64_t>(kNumNetworks) * max_rows * shape.num_actions})) {}
+
+void CardsKernelForward::Refresh(const ModelSnapshot& snapshot) {
+  for (int n = 0; n < kNumNetworks; ++n) {
+    std::vector<const float*> weights, biases;
+    for (size_t l = 0; l < snapshot.weights.size(); ++l) {
+      LCFR_CHECK(snapshot.weights[l].is_contiguous() && snapshot.weights[l].is_cpu());
+      weights.push_back(snapshot.weights[l].data_ptr<float>() +
+                        n * snapshot.weights[l].size(1) * snapshot.weights[l].size(2));
+      biases.push_back(snapshot.biases[l].data_ptr<float>() + n * snapshot.biases[l].size(2));
+    }
+    kernel_.SetWeights(n, weights, biases, snapshot.activation);
+  }
+}
+
+at::Tensor CardsKernelForward::Run(const at::Tensor& x, const std::vector<int>& used,
+                                   int64_t rows) {
+  const int64_t blocks = static_cast<int64_t>(used.size());
+  const int64_t features = shape_.input_size, actions = shape_.num_actions;
+  LCFR_CHECK(blocks * rows * actions <= out_.numel());
+  const float* in = x.data_ptr<float>();
+  float* out = out_.data_ptr<float>();
+  for (int64_t b = 0; b < blocks; ++b) {
+    kernel_.Run(used[static_cast<size_t>(b)], in + b * rows * features, rows,
+                out + b * rows * actions);
+  }
+  return out_.narrow(0, 0, blocks * rows * actions).view({blocks, rows, actions});
+}
+
 Bf16Forward::Bf16Forward(at::Device device, const NetworkShape& shape)
     : StackedForward(device, shape) {}
 
@@ -328,7 +360,9 @@ std::unique_ptr<Backend> MakeBackend(const InferenceConfig& config, bool cuda,
                                 : auto_bf16                          ? kBf16MinRows
                                                                      : -1;
   std::unique_ptr<Forward> forward;
-  if (shape.config.architecture == Architecture::kCards) {
+  if (shape.config.architecture == Architecture::kCards && !cuda) {
+    forward = std::make_unique<CardsKernelForward>(shape, config.max_rows);
+  } else if (shape.config.architecture == Architecture::kCards) {
     forward = std::make_unique<CardsStackedForward>(device, shape);
   } else if (bf16_min_rows == 1) {
     forward = std::make_unique<Bf16Forward>(device, shape);

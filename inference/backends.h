@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "inference/batched_evaluator.h"
+#include "inference/cards_kernel.h"
 #include "inference/cards_net.h"
 #include "inference/networks.h"
 #include "inference/snapshot.h"
@@ -101,6 +102,21 @@ class CardsStackedForward final : public StackedForward {
   NetworkShape shape_;
   CardsConstants constants_;
   std::vector<at::Tensor> weights_, biases_;
+};
+
+// The cards network on the CPU without libtorch's operations (inference/cards_kernel.h): one
+// CardsKernel with every network's weights, row by row; the outputs land in a buffer allocated
+// once. The CPU's default for the cards architecture (CardsStackedForward stays for CUDA).
+class CardsKernelForward final : public Forward {
+ public:
+  CardsKernelForward(const NetworkShape& shape, int max_rows);
+  void Refresh(const ModelSnapshot& snapshot) override;
+  at::Tensor Run(const at::Tensor& x, const std::vector<int>& used, int64_t rows) override;
+
+ private:
+  NetworkShape shape_;
+  CardsKernel kernel_;
+  at::Tensor out_;  // [kNumNetworks * max_rows * actions]
 };
 
 // bf16 for chunks of at least `min_rows` rows (blocks x rows), fp32 below.

@@ -144,6 +144,36 @@ CardsConstants CardsConstants::Make(const NetworkShape& shape, at::Device device
   return k;
 }
 
+CardsKernelSpec MakeCardsKernelSpec(const NetworkShape& shape) {
+  const Layout l = LayoutOf(shape.cards);
+  const CardsConstants k = CardsConstants::Make(shape, at::kCPU);
+  CardsKernelSpec spec;
+  spec.features = shape.input_size;
+  spec.actions = shape.num_actions;
+  spec.colors = l.colors;
+  spec.block = LostCities::kCardPlanes * l.k + LostCities::kColorFeatures;
+  spec.globals = l.globals;
+  spec.num_globals = LostCities::kGlobalFeatures;
+  spec.per_colour = l.block;
+  const int64_t* index = k.encoder_index.data_ptr<int64_t>();
+  spec.encoder_index.assign(index, index + k.encoder_index.numel());
+  const float* w = k.meaning_weights.data_ptr<float>();
+  const float* b = k.meaning_bias.data_ptr<float>();
+  const int64_t entries = k.meaning_weights.size(0), actions = shape.num_actions;
+  spec.meaning_terms.resize(static_cast<size_t>(actions));
+  for (int64_t a = 0; a < actions; ++a) {
+    for (int64_t i = 0; i < entries; ++i) {
+      const float weight = w[i * actions + a];
+      if (weight != 0.0f) {
+        spec.meaning_terms[static_cast<size_t>(a)].push_back(
+            {static_cast<int32_t>(l.slots + i), weight});
+      }
+    }
+    spec.meaning_bias.push_back(b[a]);
+  }
+  return spec;
+}
+
 at::Tensor CardsActionMeanings(const at::Tensor& x, const NetworkShape& shape,
                                const CardsConstants& constants) {
   const Layout l = LayoutOf(shape.cards);

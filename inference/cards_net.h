@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "inference/cards_kernel.h"
 #include "inference/network_config.h"
 
 namespace lcfr::inference {
@@ -45,6 +46,10 @@ struct CardsConstants {
   at::Tensor meaning_bias;     // float [num_actions]
   static CardsConstants Make(const NetworkShape& shape, at::Device device);
 };
+
+// The libtorch-free kernel's reading of the encoding (inference/cards_kernel.h), from the same
+// Layout and CardsConstants as CardsForward.
+CardsKernelSpec MakeCardsKernelSpec(const NetworkShape& shape);
 
 // x: [blocks, rows, input_size]; weights[l]: [blocks, in, out] (x @ W), biases[l]:
 // [blocks, 1, out]. Returns [blocks, rows, num_actions].
