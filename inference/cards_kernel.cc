@@ -70,7 +70,8 @@ template <typename Read>
   for (int64_t base = 0; base < n; base += 64) {
     const int64_t end = std::min<int64_t>(n, base + 64);
     uint64_t mask = 0;
-    for (int64_t k = base; k < end; ++k) mask |= static_cast<uint64_t>(read(k) != 0.0f) << (k - base);
+    for (int64_t k = base; k < end; ++k)
+      mask |= static_cast<uint64_t>(read(k) != 0.0f) << (k - base);
     while (mask != 0) {
       const int64_t k = base + __builtin_ctzll(mask);
       mask &= mask - 1;
@@ -83,8 +84,8 @@ template <typename Read>
 [[gnu::always_inline]] inline int64_t Compact(const float* in, int64_t n, const RowScratch& s) {
   return CompactWith(n, s, [in](int64_t k) { return in[k]; });
 }
-[[gnu::always_inline]] inline int64_t CompactGather(const float* x, const int32_t* index,
-                                                    int64_t n, const RowScratch& s) {
+[[gnu::always_inline]] inline int64_t CompactGather(const float* x, const int32_t* index, int64_t n,
+                                                    const RowScratch& s) {
   return CompactWith(n, s, [x, index](int64_t k) { return x[index[k]]; });
 }
 
@@ -140,9 +141,9 @@ template <typename Read>
 #define LCFR_CARDS_KERNEL_CLONES
 #endif
 
-LCFR_CARDS_KERNEL_CLONES void RowImpl(
-    const CardsKernelSpec& spec, const NetView& net, int64_t width, const RowScratch& s,
-    const float* x, float* out) {
+LCFR_CARDS_KERNEL_CLONES void RowImpl(const CardsKernelSpec& spec, const NetView& net,
+                                      int64_t width, const RowScratch& s, const float* x,
+                                      float* out) {
   const int64_t colors = spec.colors;
   const int64_t wp = Padded(width);
   // The encoder, colour by colour: its block's nonzero entries, then its layers.
@@ -201,7 +202,8 @@ LCFR_CARDS_KERNEL_CLONES void RowImpl(
   for (int64_t a = 0; a < spec.actions; ++a) {
     float m = spec.meaning_bias[a];
     for (const CardsKernelSpec::Term& t : spec.meaning_terms[a]) m += t.weight * x[t.offset];
-    out[a] = s.scores[std::clamp(static_cast<int64_t>(std::nearbyint(m)), int64_t{0}, deck_meaning)];
+    out[a] =
+        s.scores[std::clamp(static_cast<int64_t>(std::nearbyint(m)), int64_t{0}, deck_meaning)];
   }
 }
 
@@ -219,7 +221,8 @@ CardsKernel::CardsKernel(CardsKernelSpec spec, const NetworkShape& shape, int ne
   g_.assign(static_cast<size_t>(wp), 0.0f);
   from_g_.assign(static_cast<size_t>(wp), 0.0f);
   hidden_.assign(static_cast<size_t>(spec_.colors * wp), 0.0f);
-  scores_.assign(static_cast<size_t>(spec_.colors * spec_.per_colour + Padded(spec_.per_colour)), 0.0f);
+  scores_.assign(static_cast<size_t>(spec_.colors * spec_.per_colour + Padded(spec_.per_colour)),
+                 0.0f);
   nz_index_.assign(static_cast<size_t>(widest), 0);
   nz_value_.assign(static_cast<size_t>(widest), 0.0f);
 }
@@ -272,9 +275,9 @@ void CardsKernel::Run(int network, const float* x, int64_t rows, float* out) {
                   view(net.context), view(net.head_e),
                   view(net.head_g),  view(net.head_out),
                   view(net.deck),    net.activation};
-  const RowScratch s{enc_a_.data(),  enc_b_.data(),  pooled_.data(), g_.data(),
-                     from_g_.data(), hidden_.data(), scores_.data(), nz_index_.data(),
-                     nz_value_.data()};
+  const RowScratch s{enc_a_.data(),  enc_b_.data(),    pooled_.data(),
+                     g_.data(),      from_g_.data(),   hidden_.data(),
+                     scores_.data(), nz_index_.data(), nz_value_.data()};
   for (int64_t r = 0; r < rows; ++r) {
     RowImpl(spec_, v, width_, s, x + r * spec_.features, out + r * spec_.actions);
   }

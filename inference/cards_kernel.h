@@ -25,11 +25,11 @@ namespace lcfr::inference {
 
 // What the kernel reads of a row and how the meanings map onto the slot actions.
 struct CardsKernelSpec {
-  int64_t features = 0;    // floats per row (the encoding and the legal mask)
-  int64_t actions = 0;     // outputs per row
-  int64_t colors = 0;      // encoder blocks per row
-  int64_t block = 0;       // the encoder's input per colour (7K + 15)
-  int64_t globals = 0;     // the global features' offset in a row
+  int64_t features = 0;  // floats per row (the encoding and the legal mask)
+  int64_t actions = 0;   // outputs per row
+  int64_t colors = 0;    // encoder blocks per row
+  int64_t block = 0;     // the encoder's input per colour (7K + 15)
+  int64_t globals = 0;   // the global features' offset in a row
   int64_t num_globals = 0;
   int64_t per_colour = 0;  // meaning scores per colour (2T + 1); the deck's is colors * per_colour
   std::vector<int32_t> encoder_index;  // [colors * block]: colour c's input i is row[index]
