@@ -237,7 +237,6 @@ void CardsKernel::SetWeights(int network, std::span<const float* const> weights,
   auto pack = [](int64_t in, int64_t out, const float* w, const float* b, int64_t row_offset) {
     Layer l;
     l.in = in;
-    l.out = out;
     l.padded = Padded(out);
     l.w.assign(static_cast<size_t>(in * l.padded), 0.0f);
     l.b.assign(static_cast<size_t>(l.padded), 0.0f);

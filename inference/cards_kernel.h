@@ -57,8 +57,8 @@ class CardsKernel {
 
  private:
   struct Layer {
-    int64_t in = 0, out = 0, padded = 0;  // padded: out rounded up to 8
-    std::vector<float> w, b;              // [in, padded], [padded]
+    int64_t in = 0, padded = 0;  // padded: the outputs rounded up to 8
+    std::vector<float> w, b;     // [in, padded], [padded]
   };
   struct Net {
     std::vector<Layer> encoder;
@@ -66,13 +66,12 @@ class CardsKernel {
     Activation activation = Activation::kRelu;
   };
 
-  void Row(const Net& net, const float* x, float* out);
-
   CardsKernelSpec spec_;
   int64_t width_ = 0;
   std::vector<Net> nets_;
-  // Scratch for one row: the colours' blocks and activations, the pooled context, the nonzero
-  // inputs of the layer being computed.
+  // Scratch for one row: the colours' encodings (enc_a) and the encoder's layers between the
+  // first and the last (enc_b), the pooled context, g and its head part, the head's hidden
+  // layer, the meaning scores, and the nonzero inputs of the layer being computed.
   std::vector<float> enc_a_, enc_b_, pooled_, g_, from_g_, hidden_, scores_;
   std::vector<int32_t> nz_index_;
   std::vector<float> nz_value_;
