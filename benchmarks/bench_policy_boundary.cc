@@ -335,11 +335,18 @@ void CardsForwardOnly(benchmark::State& state, MakeForward make) {
   forward->Refresh(ModelSnapshot::FromNetworks(CardsNetworks(), 1));
   const Requests requests = MakeRequests(static_cast<int>(rows), {0});
   at::Tensor x = at::zeros({rows * shape.input_size});
+  at::Tensor mask = at::zeros({rows * shape.num_actions});
   for (int64_t r = 0; r < rows; ++r) {
     std::copy(requests.features[r].begin(), requests.features[r].end(),
               x.data_ptr<float>() + r * shape.input_size);
+    for (int64_t a = 0; a < shape.num_actions; ++a) {
+      mask[r * shape.num_actions + a] = static_cast<float>(requests.list[r].legal_mask >> a & 1);
+    }
   }
-  for (auto _ : state) benchmark::DoNotOptimize(forward->Run(x, {0}, rows).data_ptr<float>());
+  // What the CPU backend calls: the legal masks beside the rows (libtorch's forward ignores them).
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(forward->RunLegal(x, mask, {0}, rows).data_ptr<float>());
+  }
   SetPerCall(state, state.iterations(), state.iterations() * rows);
 }
 void BM_CardsTorchForward(benchmark::State& state) {

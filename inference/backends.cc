@@ -144,9 +144,9 @@ at::Tensor CardsStackedForward::Run(const at::Tensor& x, const std::vector<int>&
   return CardsForward(in, weights, biases, shape_, activation_, constants_).contiguous();
 }
 
-CardsKernelForward::CardsKernelForward(const NetworkShape& shape, int max_rows)
+CardsKernelForward::CardsKernelForward(const NetworkShape& shape, int max_rows, CardsKernelIsa isa)
     : shape_(shape),
-      kernel_(MakeCardsKernelSpec(shape), shape, kNumNetworks),
+      kernel_(MakeCardsKernelSpec(shape), shape, kNumNetworks, isa),
       out_(at::zeros({static_cast<int64_t>(kNumNetworks) * max_rows * shape.num_actions})) {}
 
 void CardsKernelForward::Refresh(const ModelSnapshot& snapshot) {
@@ -164,6 +164,18 @@ void CardsKernelForward::Refresh(const ModelSnapshot& snapshot) {
 
 at::Tensor CardsKernelForward::Run(const at::Tensor& x, const std::vector<int>& used,
                                    int64_t rows) {
+  return RunRows(x, nullptr, used, rows);
+}
+
+at::Tensor CardsKernelForward::RunLegal(const at::Tensor& x, const at::Tensor& mask,
+                                        const std::vector<int>& used, int64_t rows) {
+  LCFR_CHECK(mask.is_contiguous() && mask.is_cpu() && mask.scalar_type() == at::kFloat);
+  LCFR_CHECK(mask.numel() >= static_cast<int64_t>(used.size()) * rows * shape_.num_actions);
+  return RunRows(x, mask.data_ptr<float>(), used, rows);
+}
+
+at::Tensor CardsKernelForward::RunRows(const at::Tensor& x, const float* mask,
+                                       const std::vector<int>& used, int64_t rows) {
   const int64_t blocks = static_cast<int64_t>(used.size());
   const int64_t features = shape_.input_size, actions = shape_.num_actions;
   LCFR_CHECK(blocks * rows * actions <= out_.numel());
@@ -171,7 +183,7 @@ at::Tensor CardsKernelForward::Run(const at::Tensor& x, const std::vector<int>& 
   float* out = out_.data_ptr<float>();
   for (int64_t b = 0; b < blocks; ++b) {
     kernel_.Run(used[static_cast<size_t>(b)], in + b * rows * features, rows,
-                out + b * rows * actions);
+                out + b * rows * actions, mask == nullptr ? nullptr : mask + b * rows * actions);
   }
   return out_.narrow(0, 0, blocks * rows * actions).view({blocks, rows, actions});
 }
@@ -199,7 +211,7 @@ at::Tensor Bf16Forward::Run(const at::Tensor& x, const std::vector<int>& used, i
 void CpuBackend::Compute(const Staging& staging,
                          std::span<const traversal::PolicyRequest> requests) {
   const StagedChunk& chunk = staging.chunk();
-  const at::Tensor out = forward_->Run(staging.x(), chunk.used, chunk.rows);
+  const at::Tensor out = forward_->RunLegal(staging.x(), staging.mask(), chunk.used, chunk.rows);
   const float* o = out.data_ptr<float>();
   const int64_t actions = staging.actions();
   for (size_t i = 0; i < requests.size(); ++i) {

@@ -41,6 +41,14 @@ class Forward {
   // The raw outputs [blocks, rows, actions] (fp32, on the device) of the networks `used` for
   // the blocks x rows staged rows at the start of `x` (flat, on the device).
   virtual at::Tensor Run(const at::Tensor& x, const std::vector<int>& used, int64_t rows) = 0;
+  // Run when only the legal actions' outputs are wanted: `mask` holds the staged rows' legal
+  // masks ([blocks * rows, actions], 1.0 legal), and the outputs elsewhere may be anything.
+  // By default Run; CardsKernelForward skips the work of the illegal actions.
+  virtual at::Tensor RunLegal(const at::Tensor& x, const at::Tensor& mask,
+                              const std::vector<int>& used, int64_t rows) {
+    (void)mask;
+    return Run(x, used, rows);
+  }
 };
 
 // What every Forward shares: the device, the shape, and the stacked weights of a subset of the
@@ -109,11 +117,17 @@ class CardsStackedForward final : public StackedForward {
 // once. The CPU's default for the cards architecture (CardsStackedForward stays for CUDA).
 class CardsKernelForward final : public Forward {
  public:
-  CardsKernelForward(const NetworkShape& shape, int max_rows);
+  CardsKernelForward(const NetworkShape& shape, int max_rows,
+                     CardsKernelIsa isa = SupportedCardsKernelIsas().front());
   void Refresh(const ModelSnapshot& snapshot) override;
   at::Tensor Run(const at::Tensor& x, const std::vector<int>& used, int64_t rows) override;
+  // Illegal actions' outputs 0, their heads skipped (CardsKernel::Run's `legal`).
+  at::Tensor RunLegal(const at::Tensor& x, const at::Tensor& mask, const std::vector<int>& used,
+                      int64_t rows) override;
 
  private:
+  at::Tensor RunRows(const at::Tensor& x, const float* mask, const std::vector<int>& used,
+                     int64_t rows);
   NetworkShape shape_;
   CardsKernel kernel_;
   at::Tensor out_;  // [kNumNetworks * max_rows * actions]

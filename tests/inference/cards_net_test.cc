@@ -18,9 +18,11 @@
 #include "engine/card.h"
 #include "engine/lost_cities.h"
 #include "engine/rng.h"
+#include "inference/backends.h"
 #include "inference/batched_evaluator.h"
 #include "inference/model_store.h"
 #include "inference/networks.h"
+#include "inference/snapshot.h"
 
 namespace lcfr::inference {
 namespace {
@@ -229,6 +231,48 @@ CATCH_TEST_CASE("Cards network: the fused evaluator gives the module's outputs",
     r.output = alone;
     (*evaluator)->Evaluate(std::span<const traversal::PolicyRequest>(&r, 1));
     CATCH_REQUIRE(alone == outputs[i]);
+  }
+}
+
+// Every build of the kernel this CPU runs (AVX-512, AVX2, baseline x86-64 here) computes the
+// module's outputs, for every action (legal or not) and every network; given the legal masks
+// (RunLegal, what the CPU backend calls), the legal actions' outputs and 0 elsewhere.
+CATCH_TEST_CASE("Cards network: every instruction set's kernel gives the module's outputs",
+                "[cards]") {
+  const LostCities game;
+  const int width = GENERATE(32, 20, 128);
+  CATCH_CAPTURE(width);
+  const NetworkShape shape = CardsShape(game, width, width == 20 ? 2 : 1);
+  NetworkSet nets = NetworkSet::Create(shape, 7);
+  const ModelSnapshot snapshot = ModelSnapshot::FromNetworks(nets, 1);
+  const std::vector<State> states = States(game, 4, 3);
+  const at::Tensor x = Encodings(game, states);
+  const int64_t rows = x.size(0);
+  at::Tensor mask = at::zeros({rows, game.num_actions()});
+  int draws = 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    const uint32_t legal = game.LegalMask(states[static_cast<size_t>(r)]);
+    for (int a = 0; a < game.num_actions(); ++a) mask[r][a] = static_cast<float>(legal >> a & 1);
+    draws += states[static_cast<size_t>(r)].phase == engine::Phase::kDraw;
+  }
+  CATCH_CHECK(draws > 10);
+  c10::InferenceMode guard;
+  const std::vector<CardsKernelIsa> isas = SupportedCardsKernelIsas();
+  CATCH_CHECK(isas.back() == CardsKernelIsa::kBaseline);
+  for (const CardsKernelIsa isa : isas) {
+    CATCH_CAPTURE(CardsKernelIsaName(isa));
+    CardsKernelForward forward(shape, static_cast<int>(rows), isa);
+    forward.Refresh(snapshot);
+    for (int n = 0; n < kNumNetworks; ++n) {
+      const at::Tensor got = forward.Run(x, {n}, rows)[0];
+      const at::Tensor want = nets.nets[n]->forward(x);
+      CATCH_REQUIRE(got.sizes() == want.sizes());
+      const float scale = std::max(1.0f, want.abs().max().item<float>());
+      CATCH_CHECK((got - want).abs().max().item<float>() < 1e-4f * scale);
+      const at::Tensor legal = forward.RunLegal(x, mask, {n}, rows)[0];
+      CATCH_CHECK((legal - want * mask).abs().max().item<float>() < 1e-4f * scale);
+      CATCH_CHECK(legal.masked_select(mask == 0).abs().max().item<float>() == 0.0f);
+    }
   }
 }
 
