@@ -56,14 +56,17 @@ int RunAgent(const AgentOptions& opts) {
   // A searching player answers only for the rules it was built for.
   bool fixed_rules = !opts.checkpoint.empty();
   if (opts.search.search) {
-    auto loaded = LoadSearchingPlayer(opts.checkpoint, model, opts.bot, opts.policy,
-                                      opts.search.config, engine::Rules{});
+    SearchOptions search = opts.search;
+    ApplyShippedModelSearchDefaults(model, search);
+    auto loaded = LoadSearchingPlayer(opts.checkpoint, model, opts.bot, opts.policy, search.config,
+                                      engine::Rules{});
     if (!loaded.ok()) {
       PrintError("agent", std::string(loaded.status().message()));
       return kExitBadInput;
     }
     checkpoint_rules = loaded->rules;
     player = std::move(loaded->bot);
+    std::cerr << "[agent] " << loaded->name << ": " << SearchSummary(search.config) << std::endl;
     fixed_rules = true;
   } else if (!opts.checkpoint.empty() || !model.empty()) {
     auto bot = LoadNetworkPlayer(opts.checkpoint, model, opts.policy);

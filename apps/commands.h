@@ -69,15 +69,26 @@ absl::StatusOr<std::unique_ptr<training::CheckpointBot>> LoadNetworkPlayer(
     const std::string& checkpoint, const std::string& model, const PolicyOptions& policy);
 
 // --search, --rollouts, --move-time-ms, --worlds, --candidates, --threshold, --rollout-policy,
-// --opponent-rollout-policy, --objective, --allocation, --rollout-depth, --belief, --belief-power,
+// --opponent-rollout-policy, --objective, --allocation, --drop-threshold, --rollout-depth,
+// --belief, --belief-power,
 // --search-width and (agent, play: `workers`) --workers: search at play time
 // (training/search.h, docs/search.md).
 struct SearchOptions {
   bool search = false;
   training::SearchConfig config;
   std::vector<CLI::Option*> needs_search;  // the options that mean nothing without --search
+  CLI::Option* rollouts = nullptr;         // --rollouts, to tell its default from a choice
 };
 void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers);
+// agent and play: with --search over `model` when it is the shipped model
+// (training::DefaultModelPath), no --rollout-model, and the model in the rollouts, the rollouts
+// ask the shipped student (training::DefaultStudentPath) and, where --rollouts is not given,
+// spend kShippedSearchRollouts: the strongest budget measured that decides within 1 s on 2
+// cores (docs/search.md). Elsewhere nothing changes.
+inline constexpr int kShippedSearchRollouts = 2000;
+void ApplyShippedModelSearchDefaults(const std::string& model, SearchOptions& options);
+// One line on what a search spends: "4000 rollouts a decision (racing), rollouts by FILE".
+std::string SearchSummary(const training::SearchConfig& config);
 // OK without --search and no search option given, or with --search and a valid config; the
 // error names the flag.
 absl::Status CheckSearchOptions(const SearchOptions& options);

@@ -195,6 +195,7 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   search["threshold"] = config.threshold;
   search["objective"] = config.objective;
   search["allocation"] = config.allocation;
+  search["drop_threshold"] = config.drop_threshold;
   search["rollout_depth"] = config.rollout_depth;
   search["belief"] = config.belief;
   search["belief_power"] = config.belief_power;

@@ -107,14 +107,16 @@ int RunPlay(const PlayOptions& opts) {
           ? training::DefaultModelPath()
           : opts.model;
   if (opts.search.search) {
-    auto loaded = LoadSearchingPlayer(opts.checkpoint, model, opts.bot, opts.policy,
-                                      opts.search.config, game_rules);
+    SearchOptions search = opts.search;
+    ApplyShippedModelSearchDefaults(model, search);
+    auto loaded = LoadSearchingPlayer(opts.checkpoint, model, opts.bot, opts.policy, search.config,
+                                      game_rules);
     if (!loaded.ok()) {
       PrintError("play", std::string(loaded.status().message()));
       return kExitBadInput;
     }
     game_rules = loaded->rules;
-    opponent_name = loaded->name;
+    opponent_name = loaded->name + " (" + SearchSummary(search.config) + ")";
     opponent = std::move(loaded->bot);
   } else if (!opts.checkpoint.empty() || !model.empty()) {
     auto bot = LoadNetworkPlayer(opts.checkpoint, model, opts.policy);

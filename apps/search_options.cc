@@ -6,6 +6,7 @@
 #include "engine/bots.h"
 #include "fmt/core.h"
 #include "fmt/ranges.h"
+#include "training/checkpoint.h"
 #include "training/compose.h"
 
 namespace lcfr::apps {
@@ -16,10 +17,15 @@ void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers) {
                     "search every decision: rollouts of the player's policy from worlds sampled "
                     "from what it knows (docs/search.md)");
   auto add = [&](CLI::Option* option) { options->needs_search.push_back(option); };
-  add(command
+  options->rollouts =
+      command
           ->add_option("--rollouts", c.rollouts,
-                       "search budget per decision in rollouts, all candidates together")
-          ->capture_default_str());
+                       fmt::format("search budget per decision in rollouts, all candidates "
+                                   "together (agent, play over the shipped model: {}, with its "
+                                   "student's rollouts)",
+                                   kShippedSearchRollouts))
+          ->capture_default_str();
+  add(options->rollouts);
   add(command
           ->add_option("--move-time-ms", c.move_time_ms,
                        "search budget per decision in milliseconds, whichever comes first "
@@ -58,8 +64,15 @@ void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers) {
   add(command
           ->add_option("--allocation", c.allocation,
                        "how the rollouts are spread over the candidates: uniform (every "
-                       "candidate every round) or halving (the worse half drops out after each "
-                       "phase; the policy's own choice stays)")
+                       "candidate every round), halving (the worse half drops out after each "
+                       "phase; the policy's own choice stays) or racing (a candidate drops out "
+                       "once it trails clearly, and the decision ends when none but the "
+                       "policy's choice is left or one beats it clearly)")
+          ->capture_default_str());
+  add(command
+          ->add_option("--drop-threshold", c.drop_threshold,
+                       "racing: standard errors by which a candidate must trail the best one, or "
+                       "the policy's choice, to stop being rolled out")
           ->capture_default_str());
   add(command
           ->add_option("--rollout-depth", c.rollout_depth,
@@ -88,6 +101,26 @@ void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers) {
     add(command->add_option("--workers", c.workers, "search threads per decision")
             ->capture_default_str());
   }
+}
+
+void ApplyShippedModelSearchDefaults(const std::string& model, SearchOptions& options) {
+  training::SearchConfig& c = options.config;
+  if (!options.search || model.empty() || model != training::DefaultModelPath() ||
+      !c.rollout_model.empty() || !(c.rollout_policy.empty() || c.rollouts_name_model())) {
+    return;
+  }
+  c.rollout_model = training::DefaultStudentPath();
+  if (options.rollouts == nullptr || options.rollouts->count() == 0) {
+    c.rollouts = kShippedSearchRollouts;
+  }
+}
+
+std::string SearchSummary(const training::SearchConfig& c) {
+  std::string line = fmt::format("{} rollouts a decision ({}", c.rollouts, c.allocation);
+  if (c.move_time_ms > 0) line += fmt::format(", at most {} ms", c.move_time_ms);
+  line += ")";
+  if (!c.rollout_model.empty()) line += ", rollouts by " + c.rollout_model;
+  return line;
 }
 
 absl::Status CheckSearchOptions(const SearchOptions& options) {

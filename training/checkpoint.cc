@@ -95,6 +95,7 @@ absl::StatusOr<CheckpointPolicy> LoadModelPolicy(const std::string& file) {
 }
 
 std::string DefaultModelPath() { return std::string(LCFR_MODEL_DIR) + "/lost-cities.pt"; }
+std::string DefaultStudentPath() { return std::string(LCFR_MODEL_DIR) + "/lost-cities-student.pt"; }
 
 absl::StatusOr<std::unique_ptr<CheckpointBot>> CheckpointBot::Load(const std::string& path,
                                                                    PlayPolicy play) {

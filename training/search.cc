@@ -23,6 +23,11 @@ constexpr uint64_t kBlueprintStream = 0x626c75657072696eULL;  // "blueprin"
 constexpr uint64_t kWorldStream = 0x776f726c64ULL;            // "world"
 constexpr uint64_t kRolloutStream = 0x726f6c6c6f7574ULL;      // "rollout"
 constexpr uint64_t kBeliefStream = 0x62656c696566ULL;         // "belief"
+constexpr uint64_t kRacingShuffle = 0x72616365ULL;            // "race"
+
+// Racing's phases: each plays this share of uniform's rounds (1/8), so a decision whose
+// candidates but b all trail clearly after the first phase costs 1/8 of the budget.
+constexpr int kRacingPhases = 8;
 
 // The share of uniform play mixed into the opponent's modelled move probabilities: a move the
 // model would never make costs a world at most a factor of about 20 x its legal actions.
@@ -67,8 +72,11 @@ absl::Status SearchConfig::Validate() const {
   if (objective != "score" && objective != "win") {
     return bad("--objective must be score or win (got '", objective, "')");
   }
-  if (allocation != "uniform" && allocation != "halving") {
-    return bad("--allocation must be uniform or halving (got '", allocation, "')");
+  if (allocation != "uniform" && allocation != "halving" && allocation != "racing") {
+    return bad("--allocation must be uniform, halving or racing (got '", allocation, "')");
+  }
+  if (!(drop_threshold > 0) || !std::isfinite(drop_threshold)) {
+    return bad("--drop-threshold must be a finite number > 0 (got ", drop_threshold, ")");
   }
   if (rollout_depth < 0 || rollout_depth > 100000) {
     return bad("--rollout-depth must be in [0, 100000] (got ", rollout_depth,
@@ -416,10 +424,14 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     return b;
   }
 
-  // The phases: one of every candidate (allocation "uniform"), or successive halving: after
-  // each phase the worse half of the candidates other than b drops out, b stays (it is the
-  // fallback), and every phase spends about an equal share of the budget on its survivors.
-  // sizes[p]: the candidates other than b in phase p; rounds_of[p]: its rounds.
+  // The phases. Uniform: one, every candidate in every round. Successive halving: after each
+  // phase the worse half of the candidates other than b drops out, b stays (it is the
+  // fallback), and every phase spends about an equal share of the budget on its survivors
+  // (sizes[p]: the candidates other than b in phase p; rounds_of[p]: its rounds). Racing:
+  // phases of 1/kRacingPhases of uniform's rounds until the budget is spent, the candidates
+  // that trail clearly dropping out after each (below).
+  const bool racing = config_.allocation == "racing";
+  const int uniform_rounds = std::max(1, config_.rollouts / count);
   std::vector<int> sizes;
   if (config_.allocation == "halving" && count > 2) {
     for (int s = count - 1;; s = (s + 1) / 2) {
@@ -429,15 +441,14 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
   } else {
     sizes.push_back(count - 1);
   }
-  const int phases = static_cast<int>(sizes.size());
-  std::vector<int> rounds_of(phases);
-  int rounds = 0;
-  for (int p = 0; p < phases; ++p) {
+  const int phases = racing ? std::numeric_limits<int>::max() : static_cast<int>(sizes.size());
+  std::vector<int> rounds_of(racing ? 0 : phases);
+  int planned = 0;  // the most rounds the decision can play
+  for (size_t p = 0; p < rounds_of.size(); ++p) {
     rounds_of[p] = std::max(1, config_.rollouts / phases / (sizes[p] + 1));
-    rounds += rounds_of[p];
+    planned += rounds_of[p];
   }
-  // y[r * count + k]: the result of round r for candidate k; NaN where it was not played.
-  const int64_t slots = static_cast<int64_t>(rounds) * count;
+  if (racing) planned = std::max(uniform_rounds, config_.rollouts / 2);  // b and one other
   // The policy calls of the belief and the rollouts, counted on both batchers.
   auto calls = [this](int64_t& total_calls, int64_t& total_batches) {
     total_calls = total_batches = 0;
@@ -452,16 +463,26 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
   };
   int64_t calls_before = 0, batches_before = 0;
   calls(calls_before, batches_before);
-  // The belief's worlds, when asked for and the game's moves are at hand.
+  // The belief's worlds, when asked for and the game's moves are at hand. Racing may use only
+  // the first rounds of the plan, so its rounds take the resampled worlds in a shuffled order
+  // (systematic resampling lists them in index order).
   std::vector<engine::State> belief_worlds;
   std::vector<int> picks;
   bool believed = false;
   if (config_.belief > 0) {
-    believed = Believe(state, seed, rounds, belief_worlds, picks);
+    believed = Believe(state, seed, planned, belief_worlds, picks);
     stats_.belief_missing += !believed;
+    if (believed && racing) {
+      engine::Rng shuffle(engine::DeriveSeed({seed, kBeliefStream, kRacingShuffle}));
+      for (int r = planned - 1; r > 0; --r) {
+        std::swap(picks[r], picks[shuffle.Uniform(static_cast<uint32_t>(r + 1))]);
+      }
+    }
   }
-  std::vector<double> y(slots, std::numeric_limits<double>::quiet_NaN());
-  std::vector<char> cut(slots, 0);
+  // y[r * count + k]: the result of round r for candidate k; NaN where it was not played. Grown
+  // phase by phase (never while rollouts run).
+  std::vector<double> y;
+  std::vector<char> cut;
   const Clock::time_point deadline = config_.move_time_ms > 0
                                          ? start + std::chrono::milliseconds(config_.move_time_ms)
                                          : Clock::time_point::max();
@@ -496,14 +517,43 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     }
     return n > 0 ? sum / n : -std::numeric_limits<double>::infinity();
   };
+  // Whether candidate k's paired difference to j over the rounds [0, end) where both were played
+  // is below zero by more than z standard errors (it trails j clearly; needs two rounds).
+  auto trails = [&](int k, int j, int end, double z) {
+    int m = 0;
+    double sum = 0, sum2 = 0;
+    for (int r = 0; r < end; ++r) {
+      const int64_t row = static_cast<int64_t>(r) * count;
+      const double d = y[row + k] - y[row + j];
+      if (!std::isnan(d)) sum += d, sum2 += d * d, ++m;
+    }
+    if (m < 2) return false;
+    const double mean = sum / m;
+    const double var = std::max(0.0, (sum2 - sum * sum / m) / (m - 1));
+    return mean + z * std::sqrt(var / m) < 0;
+  };
   // active: the candidates of the phase (indices into `candidates`, ascending; b among them).
   std::vector<int> active(count);
   for (int k = 0; k < count; ++k) active[k] = k;
-  int first = 0;  // the phase's first round
+  int first = 0;                 // the phase's first round
+  int64_t planned_rollouts = 0;  // the rollouts of the phases so far
   for (int p = 0; p < phases; ++p) {
-    // Task j of the phase: round first + j / |active|, candidate active[j % |active|].
     const int in_phase = static_cast<int>(active.size());
-    const int64_t tasks = static_cast<int64_t>(rounds_of[p]) * in_phase;
+    int phase_rounds = 0;
+    if (racing) {
+      const int64_t step = std::max(1, uniform_rounds / kRacingPhases);
+      phase_rounds = static_cast<int>(
+          std::min<int64_t>(step, (config_.rollouts - planned_rollouts) / in_phase));
+      if (p == 0) phase_rounds = std::max(1, phase_rounds);
+      if (phase_rounds < 1) break;
+    } else {
+      phase_rounds = rounds_of[p];
+    }
+    y.resize(static_cast<size_t>(first + phase_rounds) * count,
+             std::numeric_limits<double>::quiet_NaN());
+    cut.resize(y.size(), 0);
+    // Task j of the phase: round first + j / |active|, candidate active[j % |active|].
+    const int64_t tasks = static_cast<int64_t>(phase_rounds) * in_phase;
     // Without a time budget one run of the phase's tasks; with one, runs of about 4 x width tasks
     // per worker (whole rounds), the clock read between them: a skipped task is cheap, not free.
     const int workers = static_cast<int>(std::min<int64_t>(config_.workers, tasks));
@@ -525,9 +575,33 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
         });
       });
     }
-    first += rounds_of[p];
+    first += phase_rounds;
+    planned_rollouts += tasks;
     if (p + 1 == phases || (timed && Clock::now() >= deadline)) break;
-    // The survivors: the best sizes[p + 1] others by their mean so far (ties: the lower action).
+    if (racing) {
+      // The best so far; the others but b drop out when they trail it or b clearly.
+      const double z = config_.drop_threshold;
+      int best = active[0];
+      for (int k : active) {
+        if (mean_of(k, first) > mean_of(best, first)) best = k;
+      }
+      std::vector<int> kept;
+      for (int k : active) {
+        if (k == kb || k == best || !(trails(k, best, first, z) || trails(k, kb, first, z))) {
+          kept.push_back(k);
+        }
+      }
+      active = std::move(kept);
+      // Done: b alone, or one other that beats b clearly (b trails it).
+      if (active.size() == 1) break;
+      if (active.size() == 2) {
+        const int other = active[0] == kb ? active[1] : active[0];
+        if (trails(kb, other, first, std::max(z, config_.threshold))) break;
+      }
+      continue;
+    }
+    // Halving's survivors: the best sizes[p + 1] others by their mean so far (ties: the lower
+    // action).
     std::vector<int> others;
     for (int k : active) {
       if (k != kb) others.push_back(k);
@@ -541,6 +615,7 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     std::sort(others.begin(), others.end());
     active = std::move(others);
   }
+  const int rounds = first;
   int64_t calls_after = 0, batches_after = 0;
   calls(calls_after, batches_after);
   stats_.policy_calls += calls_after - calls_before;

@@ -20,7 +20,10 @@
 //  4. The budget: max(1, rollouts / candidates) rounds, cut short when move_time_ms passes first
 //     (a rollout that has not started by then is skipped; a round counts only when all of its
 //     rollouts ran). With allocation "halving" the rounds come in phases, and after each the
-//     worse half of the candidates but b stops being rolled out (SearchConfig::allocation).
+//     worse half of the candidates but b stops being rolled out; with "racing" a candidate
+//     stops once it trails the best or b by drop_threshold standard errors, its share of the
+//     budget goes to the others, and the decision ends when none but b is left or one clearly
+//     beats b (SearchConfig::allocation).
 //  5. The candidate a* with the best mean is played if its mean beats b's by more than
 //     `threshold` standard errors of the paired differences y_r(a*) - y_r(b); otherwise b. With a
 //     single round the standard error is unknown, and b is played unless the threshold is 0.
@@ -80,7 +83,14 @@ struct SearchConfig {
   // equal rollouts, and after each the worse half of the candidates other than the blueprint's
   // choice b drops out (by their means so far), so the last phase's two, a* and b, are compared
   // over every round: about (phases x candidates / 2) times as many as uniform gives them.
+  // "racing": the rounds come in phases of 1/8 of uniform's rounds; after each, a candidate
+  // other than b whose paired difference to the best candidate so far, or to b, is below zero by
+  // more than drop_threshold standard errors stops being rolled out; the next phases spend the
+  // budget left on the survivors; the search ends early when b alone is left, or when a single
+  // other is left and beats b by more than max(drop_threshold, threshold) standard errors.
   std::string allocation = "uniform";
+  // Racing's standard errors for dropping a candidate (and for ending on a clear winner).
+  double drop_threshold = 2.0;
   // Rollouts cut short: after this many decisions of the rollout policy a rollout that has not
   // ended scores the value network's estimate of the position for the searching player,
   // sum_b sigma(b) Q(I, b) at the infoset I of the player to move there (sigma: the blueprint's
@@ -112,6 +122,7 @@ struct SearchConfig {
   bool rollouts_name_model() const;
   // Errors name the command-line flag (--rollouts, --move-time-ms, --worlds, --candidates,
   // --threshold, --rollout-policy, --opponent-rollout-policy, --objective, --allocation,
+  // --drop-threshold,
   // --rollout-depth, --belief, --belief-power, --workers, --search-width).
   absl::Status Validate() const;
 };

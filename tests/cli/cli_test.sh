@@ -197,8 +197,15 @@ contains "$tmp/out" '"policy":"search over heuristic-balanced"' "search over a b
 echo "$line" | "$lcfr" agent --search --rollouts 32 --workers 2 >"$tmp/agent_out" 2>"$tmp/agent_err"
 code=$?
 if [[ $code -eq 0 ]] && grep -qE '^\{"(play|discard)":"[YBWGR][0-9*]+"\}$' "$tmp/agent_out"; then pass; else fail "agent --search answer: exit $code, $(cat "$tmp/agent_out") $(cat "$tmp/agent_err")"; fi
+contains "$tmp/agent_err" "32 rollouts a decision (uniform), rollouts by $src/models/lost-cities-student.pt" "agent --search over the shipped model: its student's rollouts"
+echo "$line" | "$lcfr" agent --search --workers 2 --rollout-model "$src/models/lost-cities.pt" --rollouts 16 --allocation racing >"$tmp/agent_out" 2>"$tmp/agent_err"
+contains "$tmp/agent_err" "16 rollouts a decision (racing), rollouts by $src/models/lost-cities.pt" "agent --search: the given rollout model and allocation"
+echo "$line" | "$lcfr" agent --search --workers 2 --rollout-policy heuristic-balanced --rollouts 40 >"$tmp/agent_out" 2>"$tmp/agent_err"
+if grep -qxF "[agent] search over $src/models/lost-cities.pt: 40 rollouts a decision (uniform)" "$tmp/agent_err"; then pass; else fail "agent --search with bot rollouts: no student: $(cat "$tmp/agent_err")"; fi
 echo quit | "$lcfr" play --search --rollouts 8 --bot heuristic-cautious --seat 1 >"$tmp/out" 2>&1
-contains "$tmp/out" "search over heuristic-cautious" "play --search names its player"
+contains "$tmp/out" "search over heuristic-cautious (8 rollouts a decision (uniform))" "play --search names its player and budget"
+echo quit | "$lcfr" play --search --seat 1 >"$tmp/out" 2>&1
+contains "$tmp/out" "2000 rollouts a decision (uniform), rollouts by $src/models/lost-cities-student.pt" "play --search over the shipped model: the student, 2000 rollouts"
 expect_exit 2 "search: --rollouts 0" -- "$lcfr" eval --bot random --search --rollouts 0 --games 2
 contains "$tmp/err" "--rollouts must be in [1, 10000000]" "--rollouts 0 is named"
 expect_exit 2 "search: a budget without --search" -- "$lcfr" agent --rollouts 10
@@ -212,9 +219,13 @@ contains "$tmp/err" "--threshold must be" "--threshold is named"
 expect_exit 2 "search: a bad objective" -- "$lcfr" eval --bot random --search --objective fun --games 2
 contains "$tmp/err" "--objective must be score or win" "--objective is named"
 expect_exit 2 "search: a bad allocation" -- "$lcfr" eval --bot random --search --allocation greedy --games 2
-contains "$tmp/err" "--allocation must be uniform or halving" "--allocation is named"
+contains "$tmp/err" "--allocation must be uniform, halving or racing" "--allocation is named"
 expect_exit 0 "eval --search --allocation halving" -- "$lcfr" eval --bot heuristic-balanced --search --allocation halving --rollouts 50 --games 2 --opponent random --json
 contains "$tmp/out" '"allocation":"halving"' "eval's JSON names the allocation"
+expect_exit 2 "search: --drop-threshold 0" -- "$lcfr" eval --bot random --search --allocation racing --drop-threshold 0 --games 2
+contains "$tmp/err" "--drop-threshold must be a finite number > 0" "--drop-threshold is named"
+expect_exit 0 "eval --search --allocation racing" -- "$lcfr" eval --bot heuristic-balanced --search --allocation racing --rollouts 80 --games 2 --opponent random --json
+contains "$tmp/out" '"allocation":"racing"' "eval's JSON names racing"
 expect_exit 2 "search: --worlds -1" -- "$lcfr" agent --search --worlds -1
 contains "$tmp/err" "--worlds must be >= 0" "--worlds is named"
 expect_exit 2 "search: --candidates -1" -- "$lcfr" agent --search --candidates -1

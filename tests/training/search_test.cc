@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -183,6 +184,74 @@ TEST_CASE("Search's successive halving drops the worse candidates, never the blu
   CHECK(uniform->last_decision().rounds < rounds);
 }
 
+TEST_CASE("Search's racing drops the candidates that trail and ends early", "[search]") {
+  const LostCities game;
+  const State s = LastTurn(game);
+  // Every world ends the same way for each candidate here: the paired differences have no noise,
+  // so after the first phase every candidate that trails Y10's play drops out, and Y10's play
+  // then beats b clearly: the decision ends after one phase of 1/8 of uniform's rounds.
+  Blueprint blueprint;
+  blueprint.bot = "discard-only";
+  SearchConfig config;
+  config.rollouts = 800;
+  config.allocation = "racing";
+  auto player = Make(game, blueprint, config);
+  engine::Rng rng(5);
+  const int play = game.EncodeMove(engine::Move::Play(0));
+  CHECK(player->ActOnState(game, s, rng) == play);
+  const SearchDecision& d = player->last_decision();
+  const int count = static_cast<int>(d.candidates.size());
+  REQUIRE(count > 4);
+  const int phase = config.rollouts / count / 8;
+  CHECK(d.rollouts == static_cast<int64_t>(phase) * count);
+  CHECK(d.rounds == phase);
+  const auto at = [&](int a) {
+    return std::find(d.candidates.begin(), d.candidates.end(), a) - d.candidates.begin();
+  };
+  CHECK(d.mean[at(play)] == Approx(0.01));
+  CHECK(d.mean[at(d.blueprint)] == Approx(-0.09));
+
+  // A blueprint that plays Y10 itself, the oracle rolling out: every other candidate trails it,
+  // b is left alone, and the decision ends after the first phase too.
+  blueprint.bot = "heuristic-balanced";
+  config.rollout_policy = "discard-only";
+  auto own = Make(game, blueprint, config);
+  engine::Rng rng2(5);
+  CHECK(own->ActOnState(game, s, rng2) == play);
+  REQUIRE(own->last_decision().blueprint == play);
+  CHECK(own->last_decision().rollouts == static_cast<int64_t>(phase) * count);
+  CHECK(own->stats().deviations == 0);
+
+  // With noise (the model stand-in's rollouts from a game's start), racing spends no more than
+  // the budget, b plays every round, and a candidate that dropped out played fewer.
+  const LostCities short_game(ShortRules());
+  Blueprint model;
+  model.play.source = PlayPolicy::Source::kCurrent;
+  config.rollouts = 400;
+  config.candidates = 0;
+  config.rollout_policy = "";
+  auto noisy = Make(short_game, model, config, Pseudo(short_game));
+  int64_t dropped = 0;
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    const State start = short_game.DealFromSeed(seed);
+    engine::Rng rng3(seed);
+    noisy->ActOnState(short_game, start, rng3);
+    const SearchDecision& e = noisy->last_decision();
+    CHECK(e.rollouts <= config.rollouts);
+    const auto kb =
+        std::find(e.candidates.begin(), e.candidates.end(), e.blueprint) - e.candidates.begin();
+    int64_t played = 0;
+    for (size_t k = 0; k < e.candidates.size(); ++k) {
+      played += e.played[k];
+      CHECK(e.played[k] <= e.played[kb]);
+      dropped += e.played[k] < e.played[kb];
+    }
+    CHECK(played == e.rollouts);
+    CHECK(e.played[kb] == e.rounds);
+  }
+  CHECK(dropped > 0);
+}
+
 TEST_CASE("Search with one candidate returns it without rollouts", "[search]") {
   const LostCities game(ShortRules());
   // After a discard to the only pile, the draw decision has one legal action: the deck.
@@ -230,7 +299,7 @@ TEST_CASE("Search decides the same for any widths and workers", "[search]") {
   SearchConfig config;
   config.rollouts = 40;
   config.threshold = 0.5;
-  config.allocation = GENERATE(as<std::string>{}, "uniform", "halving");
+  config.allocation = GENERATE(as<std::string>{}, "uniform", "halving", "racing");
   INFO("allocation " << config.allocation);
   std::vector<std::pair<int, int>> shapes = {{1, 1}, {2, 8}, {1, 5}, {3, 64}};
   std::vector<std::vector<SearchDecision>> decisions(shapes.size());
@@ -563,7 +632,12 @@ TEST_CASE("Search configurations are checked, naming the flag", "[search]") {
   CHECK_THAT(message(c), Catch::Contains("--rollout-depth needs --objective score"));
   c = {};
   c.allocation = "best-first";
-  CHECK_THAT(message(c), Catch::Contains("--allocation must be uniform or halving"));
+  CHECK_THAT(message(c), Catch::Contains("--allocation must be uniform, halving or racing"));
+  for (const double z : {0.0, -1.0, std::numeric_limits<double>::infinity()}) {
+    c = {};
+    c.drop_threshold = z;
+    CHECK_THAT(message(c), Catch::Contains("--drop-threshold must be a finite number > 0"));
+  }
   // The model plays, but no evaluators were given.
   const LostCities game;
   CHECK_FALSE(SearchPlayer::Create(game, Blueprint{}, SearchConfig{}, {}).ok());
