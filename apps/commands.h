@@ -80,10 +80,10 @@ struct SearchOptions {
   CLI::Option* rollouts = nullptr;         // --rollouts, to tell its default from a choice
 };
 void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers);
-// agent and play: with --search over `model` when it is the shipped model
-// (training::DefaultModelPath), no --rollout-model, and the model in the rollouts, the rollouts
-// ask the shipped student (training::DefaultStudentPath) and, where --rollouts is not given,
-// spend kShippedSearchRollouts: the strongest budget measured that decides within 1 s on 2
+// agent and play: with --search over `model` when it is the shipped model's file
+// (training::DefaultModelPath, by any path), no --rollout-model, and the model in the rollouts, the
+// rollouts ask the shipped student (training::DefaultStudentPath) and, where --rollouts is not
+// given, spend kShippedSearchRollouts: the strongest budget measured that decides within 1 s on 2
 // cores (docs/search.md). Elsewhere nothing changes.
 inline constexpr int kShippedSearchRollouts = 2000;
 void ApplyShippedModelSearchDefaults(const std::string& model, SearchOptions& options);

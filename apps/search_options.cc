@@ -1,6 +1,8 @@
 // --search and its budget, shared by eval, agent and play (training/search.h).
+#include <filesystem>
 #include <memory>
 #include <string>
+#include <system_error>
 
 #include "apps/commands.h"
 #include "engine/bots.h"
@@ -103,10 +105,23 @@ void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers) {
   }
 }
 
+namespace {
+
+// Whether `model` names the shipped model's file, however its path is spelled (relative, through
+// a link); a path that does not resolve is not it.
+bool IsShippedModel(const std::string& model) {
+  if (model.empty()) return false;
+  if (model == training::DefaultModelPath()) return true;
+  std::error_code error;
+  return std::filesystem::equivalent(model, training::DefaultModelPath(), error) && !error;
+}
+
+}  // namespace
+
 void ApplyShippedModelSearchDefaults(const std::string& model, SearchOptions& options) {
   training::SearchConfig& c = options.config;
-  if (!options.search || model.empty() || model != training::DefaultModelPath() ||
-      !c.rollout_model.empty() || !(c.rollout_policy.empty() || c.rollouts_name_model())) {
+  if (!options.search || !IsShippedModel(model) || !c.rollout_model.empty() ||
+      !(c.rollout_policy.empty() || c.rollouts_name_model())) {
     return;
   }
   c.rollout_model = training::DefaultStudentPath();

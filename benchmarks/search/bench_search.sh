@@ -3,8 +3,10 @@
 #   benchmarks/search/bench_search.sh [MODEL]     (default: models/lost-cities.pt)
 # 1. Rollouts per second and rows per forward against the batcher's width: `lcfr eval --search`,
 #    one game thread, the model's rollouts (200 per decision), 2 games against heuristic-balanced.
-# 2. Decision latency of `lcfr agent --search` at its default budget (500 rollouts, 2 workers)
-#    on the opening decision (the longest rollouts), 5 decisions, and with heuristic rollouts.
+# 2. Decision latency of `lcfr agent --search` at its default budget (over the shipped model:
+#    2,000 rollouts of its student; over another model 500 of its own; 2 workers) on the opening
+#    decision (the longest rollouts), 5 decisions; then with the model's own rollouts (500) and
+#    with heuristic rollouts.
 # Run it alone on the machine: the times are the result.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -21,9 +23,13 @@ for width in ${WIDTHS:-1 8 32 128 256}; do
 done
 echo
 line='{"decision":"card","hand":["Y2","Y3","B4","B5","W6","G7","R8","R9"],"deck_size":44}'
-for rollout in "" heuristic-balanced; do
+for rollout in "" model heuristic-balanced; do
   args=()
-  [[ -n "$rollout" ]] && args+=(--rollout-policy "$rollout")
+  if [[ "$rollout" == model ]]; then
+    args+=(--rollout-model "$model")
+  elif [[ -n "$rollout" ]]; then
+    args+=(--rollout-policy "$rollout")
+  fi
   start=$(date +%s.%N)
   for _ in 1 2 3 4 5; do echo "$line"; done | "$lcfr" agent --model "$model" --search "${args[@]}" > /dev/null
   end=$(date +%s.%N)

@@ -198,6 +198,8 @@ echo "$line" | "$lcfr" agent --search --rollouts 32 --workers 2 >"$tmp/agent_out
 code=$?
 if [[ $code -eq 0 ]] && grep -qE '^\{"(play|discard)":"[YBWGR][0-9*]+"\}$' "$tmp/agent_out"; then pass; else fail "agent --search answer: exit $code, $(cat "$tmp/agent_out") $(cat "$tmp/agent_err")"; fi
 contains "$tmp/agent_err" "32 rollouts a decision (uniform), rollouts by $src/models/lost-cities-student.pt" "agent --search over the shipped model: its student's rollouts"
+(cd "$src/models" && echo "$line" | "$lcfr" agent --model ./lost-cities.pt --search --rollouts 24 --workers 2 >"$tmp/agent_out" 2>"$tmp/agent_err")
+contains "$tmp/agent_err" "24 rollouts a decision (uniform), rollouts by $src/models/lost-cities-student.pt" "agent --search over the shipped model by a relative path: its student's rollouts"
 echo "$line" | "$lcfr" agent --search --workers 2 --rollout-model "$src/models/lost-cities.pt" --rollouts 16 --allocation racing >"$tmp/agent_out" 2>"$tmp/agent_err"
 contains "$tmp/agent_err" "16 rollouts a decision (racing), rollouts by $src/models/lost-cities.pt" "agent --search: the given rollout model and allocation"
 echo "$line" | "$lcfr" agent --search --workers 2 --rollout-policy heuristic-balanced --rollouts 40 >"$tmp/agent_out" 2>"$tmp/agent_err"
