@@ -33,6 +33,14 @@ constexpr int kRacingPhases = 8;
 // model would never make costs a world at most a factor of about 20 x its legal actions.
 constexpr double kBeliefUniform = 0.05;
 
+// The standard error of the mean of m samples given their sum and sum of squares; infinite
+// below two samples (unknown).
+double StandardError(double sum, double sum2, int m) {
+  if (m < 2) return std::numeric_limits<double>::infinity();
+  const double var = std::max(0.0, (sum2 - sum * sum / m) / (m - 1));
+  return std::sqrt(var / m);
+}
+
 // The evaluator of a player that never asks a network (a scripted blueprint and rollouts).
 class NoModelEvaluator : public traversal::Evaluator {
  public:
@@ -528,9 +536,7 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
       if (!std::isnan(d)) sum += d, sum2 += d * d, ++m;
     }
     if (m < 2) return false;
-    const double mean = sum / m;
-    const double var = std::max(0.0, (sum2 - sum * sum / m) / (m - 1));
-    return mean + z * std::sqrt(var / m) < 0;
+    return sum / m + z * StandardError(sum, sum2, m) < 0;
   };
   // active: the candidates of the phase (indices into `candidates`, ascending; b among them).
   std::vector<int> active(count);
@@ -657,12 +663,7 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     }
     last_.played[k] = m;
     if (m > 0) last_.mean[k] = sum / m;
-    if (m > 1) {
-      const double var = std::max(0.0, (sum_d2 - sum_d * sum_d / m) / (m - 1));
-      last_.stderr_d[k] = std::sqrt(var / m);
-    } else {
-      last_.stderr_d[k] = std::numeric_limits<double>::infinity();
-    }
+    last_.stderr_d[k] = StandardError(sum_d, sum_d2, m);
   }
   int best = kb;
   for (int k : active) {

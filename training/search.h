@@ -122,8 +122,7 @@ struct SearchConfig {
   bool rollouts_name_model() const;
   // Errors name the command-line flag (--rollouts, --move-time-ms, --worlds, --candidates,
   // --threshold, --rollout-policy, --opponent-rollout-policy, --objective, --allocation,
-  // --drop-threshold,
-  // --rollout-depth, --belief, --belief-power, --workers, --search-width).
+  // --drop-threshold, --rollout-depth, --belief, --belief-power, --workers, --search-width).
   absl::Status Validate() const;
 };
 
