@@ -162,6 +162,13 @@ CommandFn AddAgentCommand(CLI::App& app) {
                  "(eval and play have it)");
       return kExitBadInput;
     }
+    if (opts->search.config.infers_opponent()) {
+      PrintError("agent",
+                 "--opponent-rollout-policy with several policies infers the opponent's from its "
+                 "moves, which the agent protocol does not carry (eval and play have them): "
+                 "name one");
+      return kExitBadInput;
+    }
     if (opts->bot_given + !opts->checkpoint.empty() + !opts->model.empty() > 1) {
       PrintError("agent", "--bot, --checkpoint and --model name the player: give one");
       return kExitBadInput;

@@ -207,6 +207,23 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   search["opponent_rollout_policy"] = config.opponent_rollout_policy.empty()
                                           ? search["rollout_policy"].get<std::string>()
                                           : config.opponent_rollout_policy;
+  search["opponent_worlds"] = config.opponent_worlds;
+  // Opponent inference: each policy's mean posterior over the decisions that weighed them, and
+  // over those from the game's 40th decision on.
+  nlohmann::ordered_json inferred = nlohmann::ordered_json::object();
+  if (config.infers_opponent()) {
+    const std::vector<std::string> names = config.opponent_policies();
+    inferred["decisions"] = st.inferred;
+    nlohmann::ordered_json all = nlohmann::ordered_json::object(),
+                           late = nlohmann::ordered_json::object();
+    for (size_t i = 0; i < names.size(); ++i) {
+      all[names[i]] = st.mean_opponent_posterior(i);
+      late[names[i]] = st.mean_opponent_posterior(i, /*late=*/true);
+    }
+    inferred["posterior"] = all;
+    inferred["posterior_late"] = late;
+  }
+  search["opponent_inference"] = inferred;
   nlohmann::ordered_json extra;
   extra["search"] = search;
   const std::string name = "search over " + blueprint.Name();

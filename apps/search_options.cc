@@ -57,7 +57,13 @@ void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers) {
   add(command->add_option(
       "--opponent-rollout-policy", c.opponent_rollout_policy,
       "who plays the opponent's side of the rollouts, named as for --rollout-policy (its model "
-      "of the opponent); default: --rollout-policy's"));
+      "of the opponent); several, comma-separated: infer which one the opponent plays from its "
+      "moves (eval, play); default: --rollout-policy's"));
+  add(command
+          ->add_option("--opponent-worlds", c.opponent_worlds,
+                       "opponent inference: worlds with a past drawn per decision to weigh the "
+                       "opponent's policies by its moves")
+          ->capture_default_str());
   add(command
           ->add_option("--objective", c.objective,
                        "what the search maximises: score (the mean score difference) or win "

@@ -262,6 +262,11 @@ int RandomBot::Act(const LostCities& game, const View& state, Rng& rng) {
   return PickUniform(game.LegalMask(state), rng);
 }
 
+double RandomBot::Probability(const LostCities& game, const State& state, int action) {
+  const ActionMask legal = game.LegalMask(state);
+  return (legal >> action) & 1 ? 1.0 / std::popcount(legal) : 0.0;
+}
+
 int DiscardOnlyBot::Act(const LostCities& game, const View& state, Rng& /*rng*/) {
   const ActionMask legal = game.LegalMask(state);
   if (state.phase == Phase::kCard) return game.EncodeMove(Move::Discard(0));  // always legal
@@ -278,6 +283,16 @@ int HeuristicBot::Act(const LostCities& game, const View& state, Rng& rng) {
                                                  : DrawDecision(game, state, params_, view);
   LCFR_DCHECK((game.LegalMask(state) >> action) & 1) << "heuristic chose illegal " << action;
   return action;
+}
+
+double HeuristicBot::Probability(const LostCities& game, const State& state, int action) {
+  const ActionMask legal = game.LegalMask(state);
+  if (!((legal >> action) & 1)) return 0.0;
+  const View view = game.MoverView(state);
+  const Analysis analysis(game, view, params_);
+  const int own = view.phase == Phase::kCard ? CardDecision(game, view, params_, analysis)
+                                             : DrawDecision(game, view, params_, analysis);
+  return (1 - params_.noise) * (own == action) + params_.noise / std::popcount(legal);
 }
 
 std::vector<std::string> BotNames() {

@@ -65,12 +65,21 @@ class Bot {
   virtual void Observe(const LostCities& game, const State& before, int action, int seat) {
     (void)game, (void)before, (void)action, (void)seat;
   }
+  // The probability that ActOnState plays `action` in `state` (reading only what its mover
+  // knows), for a search that weighs an opponent's moves under this player (training/search.h).
+  // The default is exact for a deterministic player: 1 for the action it plays, 0 otherwise; a
+  // player that draws from its Rng overrides it.
+  virtual double Probability(const LostCities& game, const State& state, int action) {
+    Rng unused(0);
+    return ActOnState(game, state, unused) == action ? 1.0 : 0.0;
+  }
   virtual std::string Name() const = 0;
 };
 
 class RandomBot final : public Bot {
  public:
   int Act(const LostCities& game, const View& view, Rng& rng) override;
+  double Probability(const LostCities& game, const State& state, int action) override;
   std::string Name() const override { return "random"; }
 };
 
@@ -96,6 +105,8 @@ class HeuristicBot final : public Bot {
   HeuristicBot(std::string name, const HeuristicParams& params)
       : name_(std::move(name)), params_(params) {}
   int Act(const LostCities& game, const View& view, Rng& rng) override;
+  // With noise: (1 - noise) for the heuristic's own action, plus noise / legal actions for any.
+  double Probability(const LostCities& game, const State& state, int action) override;
   std::string Name() const override { return name_; }
   const HeuristicParams& params() const { return params_; }
 

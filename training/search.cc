@@ -24,6 +24,7 @@ constexpr uint64_t kWorldStream = 0x776f726c64ULL;            // "world"
 constexpr uint64_t kRolloutStream = 0x726f6c6c6f7574ULL;      // "rollout"
 constexpr uint64_t kBeliefStream = 0x62656c696566ULL;         // "belief"
 constexpr uint64_t kRacingShuffle = 0x72616365ULL;            // "race"
+constexpr uint64_t kOpponentStream = 0x6f70706f6e656e74ULL;   // "opponent"
 
 // Racing's phases: each plays this share of uniform's rounds (1/8), so a decision whose
 // candidates but b all trail clearly after the first phase costs 1/8 of the budget.
@@ -67,15 +68,39 @@ absl::Status SearchConfig::Validate() const {
   if (!(threshold >= 0) || !std::isfinite(threshold)) {
     return bad("--threshold must be a finite number >= 0 (got ", threshold, ")");
   }
-  for (const auto& [flag, name] :
-       {std::pair<const char*, const std::string&>{"--rollout-policy", rollout_policy},
-        {"--opponent-rollout-policy", opponent_rollout_policy}}) {
-    if (!name.empty() && !NamesModel(name) && !KnownBot(name)) {
-      std::string known;
-      for (const std::string& bot : engine::BotNames()) known += ", " + bot;
-      return bad(flag, ": unknown policy '", name,
-                 "' (known: model, current, current-greedy, average, average-greedy", known, ")");
+  auto unknown = [&](const char* flag, const std::string& name) {
+    std::string known;
+    for (const std::string& bot : engine::BotNames()) known += ", " + bot;
+    return bad(flag, ": unknown policy '", name,
+               "' (known: model, current, current-greedy, average, average-greedy", known, ")");
+  };
+  if (!rollout_policy.empty() && !NamesModel(rollout_policy) && !KnownBot(rollout_policy)) {
+    return unknown("--rollout-policy", rollout_policy);
+  }
+  size_t opponents = 0;
+  if (!opponent_rollout_policy.empty()) {
+    const std::vector<std::string> names = opponent_policies();
+    opponents = names.size();
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (names[i].empty()) {
+        return bad("--opponent-rollout-policy: an empty name in '", opponent_rollout_policy,
+                   "' (several policies are separated by single commas)");
+      }
+      if (!NamesModel(names[i]) && !KnownBot(names[i])) {
+        return unknown("--opponent-rollout-policy", names[i]);
+      }
+      if (std::find(names.begin(), names.begin() + i, names[i]) != names.begin() + i) {
+        return bad("--opponent-rollout-policy: '", names[i], "' is named twice in '",
+                   opponent_rollout_policy, "'");
+      }
     }
+  }
+  if (opponents > 16) {
+    return bad("--opponent-rollout-policy: at most 16 policies to infer among (got ", opponents,
+               ")");
+  }
+  if (opponent_worlds < 1 || opponent_worlds > 1000000) {
+    return bad("--opponent-worlds must be in [1, 1000000] (got ", opponent_worlds, ")");
   }
   if (objective != "score" && objective != "win") {
     return bad("--objective must be score or win (got '", objective, "')");
@@ -111,7 +136,24 @@ absl::Status SearchConfig::Validate() const {
 }
 
 bool SearchConfig::rollouts_name_model() const {
-  return NamesModel(rollout_policy) || NamesModel(opponent_rollout_policy);
+  if (NamesModel(rollout_policy)) return true;
+  for (const std::string& name : opponent_policies()) {
+    if (NamesModel(name)) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> SearchConfig::opponent_policies() const {
+  if (opponent_rollout_policy.empty()) return {rollout_policy};
+  std::vector<std::string> names;
+  size_t begin = 0;
+  for (;;) {
+    const size_t comma = opponent_rollout_policy.find(',', begin);
+    names.push_back(opponent_rollout_policy.substr(begin, comma - begin));
+    if (comma == std::string::npos) break;
+    begin = comma + 1;
+  }
+  return names;
 }
 
 std::string Blueprint::Name() const {
@@ -137,10 +179,24 @@ void SearchStats::Merge(const SearchStats& o) {
   belief_missing += o.belief_missing;
   belief_worlds += o.belief_worlds;
   belief_ess += o.belief_ess;
+  auto add = [](std::vector<double>& sum, const std::vector<double>& more) {
+    if (sum.size() < more.size()) sum.resize(more.size(), 0.0);
+    for (size_t i = 0; i < more.size(); ++i) sum[i] += more[i];
+  };
+  inferred += o.inferred;
+  add(opponent_posterior, o.opponent_posterior);
+  inferred_late += o.inferred_late;
+  add(opponent_posterior_late, o.opponent_posterior_late);
   policy_calls += o.policy_calls;
   batches += o.batches;
   seconds += o.seconds;
   max_seconds = std::max(max_seconds, o.max_seconds);
+}
+
+double SearchStats::mean_opponent_posterior(size_t i, bool late) const {
+  const std::vector<double>& sum = late ? opponent_posterior_late : opponent_posterior;
+  const int64_t n = late ? inferred_late : inferred;
+  return n > 0 && i < sum.size() ? sum[i] / static_cast<double>(n) : 0.0;
 }
 
 struct SearchPlayer::Worker {
@@ -150,9 +206,11 @@ struct SearchPlayer::Worker {
   std::unique_ptr<traversal::Evaluator> rollout_evaluator;
   std::unique_ptr<traversal::FiberBatcher> rollout_batcher;
   traversal::FiberBatcher& rollouts() { return rollout_batcher ? *rollout_batcher : *batcher; }
-  // The sides' scripted rollout policies ([0] the searching player, [1] its opponent), or null
-  // for the model. One serves all of the worker's fibers: the bots keep no state between calls.
-  std::unique_ptr<engine::Bot> rollout_bots[2];
+  // The scripted rollout policies of the searching player's side and of each of the opponent's
+  // policies, or null for the model. One serves all of the worker's fibers: the bots keep no
+  // state between calls.
+  std::unique_ptr<engine::Bot> self_bot;
+  std::vector<std::unique_ptr<engine::Bot>> opponent_bots;
 };
 
 SearchPlayer::SearchPlayer(const engine::LostCities& game, const Blueprint& blueprint,
@@ -173,18 +231,23 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
   }
   player->win_objective_ = config.objective == "win";
   // The rollout sides: "" = the blueprint, "model" = the model with the blueprint's play.
-  const std::string& opponent = config.opponent_rollout_policy.empty()
-                                    ? config.rollout_policy
-                                    : config.opponent_rollout_policy;
-  bool rollout_model = false;
-  for (int side = 0; side < 2; ++side) {
-    const std::string& name = side == 0 ? config.rollout_policy : opponent;
-    RolloutSide& r = player->sides_[side];
+  auto side = [&](const std::string& name) {
+    RolloutSide r;
     r.play = blueprint.play;
     r.bot = name.empty() ? blueprint.bot : NamesModel(name) ? "" : name;
     if (auto play = PlayPolicy::Parse(name); play.ok()) r.play = *play;
-    rollout_model = rollout_model || r.bot.empty();
+    return r;
+  };
+  player->self_ = side(config.rollout_policy);
+  for (const std::string& name : config.opponent_policies()) {
+    player->opponents_.push_back(side(name));
   }
+  bool rollout_model = player->self_.bot.empty();
+  const RolloutSide* opponent_model = nullptr;  // the first of the opponent's policies on the model
+  for (const RolloutSide& r : player->opponents_) {
+    if (r.bot.empty() && opponent_model == nullptr) opponent_model = &r;
+  }
+  rollout_model = rollout_model || opponent_model != nullptr;
   if (config.rollout_depth > 0 &&
       (!blueprint.is_model() || blueprint.value == Blueprint::Value::kNone)) {
     return absl::InvalidArgumentError(
@@ -192,14 +255,14 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
         "escher)");
   }
   // The belief weighs the opponent's moves under the model: the blueprint's policy, else the
-  // opponent's rollout side's, else the searching side's.
+  // opponent's rollout side's (its first on the model), else the searching side's.
   if (config.belief > 0) {
     if (blueprint.is_model()) {
       player->belief_play_ = blueprint.play;
-    } else if (player->sides_[1].bot.empty()) {
-      player->belief_play_ = player->sides_[1].play;
-    } else if (player->sides_[0].bot.empty()) {
-      player->belief_play_ = player->sides_[0].play;
+    } else if (opponent_model != nullptr) {
+      player->belief_play_ = opponent_model->play;
+    } else if (player->self_.bot.empty()) {
+      player->belief_play_ = player->self_.play;
     } else {
       return absl::InvalidArgumentError(
           "--belief needs a model: the opponent's moves are weighed under the model's policy");
@@ -232,9 +295,10 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
       worker->rollout_batcher =
           std::make_unique<traversal::FiberBatcher>(batcher, worker->rollout_evaluator.get());
     }
-    for (int side = 0; side < 2; ++side) {
-      const std::string& bot = player->sides_[side].bot;
-      if (!bot.empty()) worker->rollout_bots[side] = *engine::MakeBot(bot);  // validated
+    // Validated names.
+    if (!player->self_.bot.empty()) worker->self_bot = *engine::MakeBot(player->self_.bot);
+    for (const RolloutSide& r : player->opponents_) {
+      worker->opponent_bots.push_back(r.bot.empty() ? nullptr : *engine::MakeBot(r.bot));
     }
     player->workers_.push_back(std::move(worker));
   }
@@ -321,6 +385,98 @@ bool SearchPlayer::Believe(const engine::State& state, uint64_t seed, int rounds
   return true;
 }
 
+bool SearchPlayer::InferOpponent(const engine::State& state, uint64_t seed, int rounds,
+                                 std::vector<int>& opponent_of_round) {
+  const int types = static_cast<int>(opponents_.size());
+  std::vector<double> posterior(types, 1.0 / types);  // the prior
+  const std::vector<engine::SeenMove>& seen = Record(state.player, state);
+  const bool known = seen.size() == state.decisions;
+  if (known) {
+    const int n = config_.opponent_worlds;
+    const int opponent = 1 - state.player;
+    // log_likelihood[i * types + t]: the opponent's moves in world i under policy t.
+    std::vector<double> log_likelihood(static_cast<size_t>(n) * types, 0.0);
+    auto task = [&](int64_t i, traversal::PolicyClient& policy, Worker& worker) {
+      engine::Rng rng(engine::DeriveSeed({seed, kOpponentStream, static_cast<uint64_t>(i)}));
+      absl::StatusOr<engine::WorldHistory> world =
+          engine::SampleWorldHistory(game_, state, seen, rng);
+      LCFR_CHECK(world.ok()) << "search: the game's moves do not fit the state: "
+                             << world.status().message();
+      std::vector<std::unique_ptr<PolicyBot>> models(types);
+      for (int t = 0; t < types; ++t) {
+        if (opponents_[t].bot.empty()) {
+          models[t] = std::make_unique<PolicyBot>(&policy, opponents_[t].play, game_);
+        }
+      }
+      double* sum = &log_likelihood[static_cast<size_t>(i) * types];
+      engine::State s = world->deal;
+      for (const int a : world->actions) {
+        if (s.player == opponent) {
+          const int legal = std::popcount(game_.LegalMask(s));
+          for (int t = 0; t < types; ++t) {
+            double p = 0;
+            if (models[t]) {
+              models[t]->ActOnState(game_, s, rng);  // its distribution; the draw is not used
+              p = models[t]->probabilities()[a];
+            } else {
+              p = worker.opponent_bots[t]->Probability(game_, s, a);
+            }
+            sum[t] += std::log((1 - kBeliefUniform) * p + kBeliefUniform / legal);
+          }
+        }
+        game_.ApplyUnchecked(s, a);
+      }
+    };
+    const int workers = std::min(config_.workers, n);
+    RunOnThreads(workers, [&](int w) {
+      const int64_t begin = static_cast<int64_t>(n) * w / workers;
+      const int64_t end = static_cast<int64_t>(n) * (w + 1) / workers;
+      Worker& worker = *workers_[w];
+      worker.batcher->Run(end - begin, [&](int64_t i, traversal::PolicyClient& policy) {
+        task(begin + i, policy, worker);
+      });
+    });
+    // Each policy's mean likelihood over the worlds (in log space, summed in index order), then
+    // normalised: the posterior under a uniform prior.
+    std::vector<double> log_mean(types);
+    for (int t = 0; t < types; ++t) {
+      double top = -std::numeric_limits<double>::infinity();
+      for (int i = 0; i < n; ++i) top = std::max(top, log_likelihood[i * types + t]);
+      double total = 0;
+      for (int i = 0; i < n; ++i) total += std::exp(log_likelihood[i * types + t] - top);
+      log_mean[t] = top + std::log(total / n);
+    }
+    const double top = *std::max_element(log_mean.begin(), log_mean.end());
+    double total = 0;
+    for (int t = 0; t < types; ++t) total += posterior[t] = std::exp(log_mean[t] - top);
+    for (double& p : posterior) p /= total;
+    ++stats_.inferred;
+    const bool late = state.decisions >= SearchStats::kLateDecision;
+    stats_.inferred_late += late;
+    stats_.opponent_posterior.resize(types, 0.0);
+    stats_.opponent_posterior_late.resize(types, 0.0);
+    for (int t = 0; t < types; ++t) {
+      stats_.opponent_posterior[t] += posterior[t];
+      if (late) stats_.opponent_posterior_late[t] += posterior[t];
+    }
+  }
+  last_.opponent_posterior = posterior;
+  // The rounds' policies: systematic resampling (one offset), then shuffled.
+  engine::Rng rng(engine::DeriveSeed({seed, kOpponentStream, ~uint64_t{0}}));
+  const double offset = rng.UniformDouble();
+  opponent_of_round.resize(rounds);
+  double cumulative = posterior[0];
+  for (int r = 0, t = 0; r < rounds; ++r) {
+    const double u = (r + offset) / rounds;
+    while (t + 1 < types && u >= cumulative) cumulative += posterior[++t];
+    opponent_of_round[r] = t;
+  }
+  for (int r = rounds - 1; r > 0; --r) {
+    std::swap(opponent_of_round[r], opponent_of_round[rng.Uniform(static_cast<uint32_t>(r + 1))]);
+  }
+  return known;
+}
+
 int SearchPlayer::Act(const engine::LostCities&, const engine::View&, engine::Rng&) {
   LCFR_CHECK(false) << "SearchPlayer needs the state (the discard piles' order): call ActOnState";
   return -1;
@@ -337,20 +493,21 @@ int SearchPlayer::BlueprintChoice(const engine::State& state, engine::Rng& rng,
   return action;
 }
 
-double SearchPlayer::Rollout(const engine::State& world, int action, uint64_t stream,
+double SearchPlayer::Rollout(const engine::State& world, int action, uint64_t stream, int opponent,
                              traversal::PolicyClient& policy, Worker& worker, bool& cut) {
   engine::Rng rng(stream);
   engine::State t = world;
   const int mover = engine::LostCities::CurrentPlayer(t);
   game_.ApplyUnchecked(t, action);
-  // bots[p]: who plays seat p (mover's seat: side 0).
+  // bots[p]: who plays seat p (the mover's seat: self_, the other: opponents_[opponent]).
   std::unique_ptr<PolicyBot> models[2];
   engine::Bot* bots[2];
   for (int side = 0; side < 2; ++side) {
     engine::Bot*& bot = bots[side == 0 ? mover : 1 - mover];
-    bot = worker.rollout_bots[side].get();
+    bot = side == 0 ? worker.self_bot.get() : worker.opponent_bots[opponent].get();
     if (bot == nullptr) {
-      models[side] = std::make_unique<PolicyBot>(&policy, sides_[side].play, game_);
+      const RolloutSide& r = side == 0 ? self_ : opponents_[opponent];
+      models[side] = std::make_unique<PolicyBot>(&policy, r.play, game_);
       bot = models[side].get();
     }
   }
@@ -487,6 +644,9 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
       }
     }
   }
+  // The opponent's policy of each round, inferred from its moves when there are several.
+  std::vector<int> opponent_of_round;
+  if (opponents_.size() > 1) InferOpponent(state, seed, planned, opponent_of_round);
   // y[r * count + k]: the result of round r for candidate k; NaN where it was not played. Grown
   // phase by phase (never while rollouts run).
   std::vector<double> y;
@@ -510,9 +670,10 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     }
     bool was_cut = false;
     const int64_t slot = static_cast<int64_t>(r) * count + k;
+    const int opponent = opponent_of_round.empty() ? 0 : opponent_of_round[r];
     y[slot] = Rollout(world, candidates[k],
-                      engine::DeriveSeed({seed, kRolloutStream, static_cast<uint64_t>(r)}), policy,
-                      worker, was_cut);
+                      engine::DeriveSeed({seed, kRolloutStream, static_cast<uint64_t>(r)}),
+                      opponent, policy, worker, was_cut);
     cut[slot] = was_cut;
   };
   // The mean of candidate k over the rounds in [0, end) where it was played.

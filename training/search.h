@@ -16,7 +16,9 @@
 //     applied to W_r, then the rollout policies (one for the searching player's side, one for
 //     its opponent's) to the end of the game, or, with rollout_depth D, for D decisions and then
 //     the value network's estimate. All the candidates of a round share the world and the
-//     random stream (common random numbers), so their differences are paired.
+//     random stream (common random numbers), so their differences are paired. With several
+//     opponent policies each round also draws the one that plays the opponent, by a posterior
+//     inferred from the opponent's moves (SearchConfig::opponent_worlds).
 //  4. The budget: max(1, rollouts / candidates) rounds, cut short when move_time_ms passes first
 //     (a rollout that has not started by then is skipped; a round counts only when all of its
 //     rollouts ran). With allocation "halving" the rounds come in phases, and after each the
@@ -73,8 +75,19 @@ struct SearchConfig {
   std::string rollout_policy;
   // The opponent's policy in the rollouts, named the same way; "" = rollout_policy's. The
   // searching player's own later decisions are played by rollout_policy: e.g. the model for
-  // itself and a heuristic as its model of the opponent.
+  // itself and a heuristic as its model of the opponent. Several, comma-separated (e.g.
+  // "current,heuristic-cautious,heuristic-balanced"): the search infers which of them the
+  // opponent plays from its moves so far (opponent inference, below) and rolls the opponent's
+  // side out with each in proportion to its posterior.
   std::string opponent_rollout_policy;
+  // Opponent inference (two or more opponent policies): at every decision, this many worlds with
+  // a past (engine/worlds.h, SampleWorldHistory) are drawn, and each policy's likelihood of the
+  // opponent's moves is averaged over them: each move's probability under the policy (the
+  // model's distribution, a bot's Bot::Probability), mixed with 5% of uniform over the legal
+  // actions. With a uniform prior, the posterior of a policy is its average likelihood over
+  // their sum; every round of rollouts plays one policy, drawn by the posterior (systematic
+  // resampling). It needs the game's moves (Bot::Observe); without them the prior is used.
+  int opponent_worlds = 100;
   // What a rollout's result is: "score", the mover's score difference / 100 (the game's payoff,
   // what the networks were trained on), or "win": 1 for a win, 0.5 a tie, 0 a loss.
   std::string objective = "score";
@@ -117,12 +130,18 @@ struct SearchConfig {
   int workers = 1;  // threads per decision, each with its own evaluator and batcher
   int width = 128;  // rollouts in flight per thread (fibers)
 
-  // Whether rollout_policy or opponent_rollout_policy names the model (with some play
-  // policy); "" does not.
+  // Whether rollout_policy or one of the opponent's rollout policies names the model (with some
+  // play policy); "" does not.
   bool rollouts_name_model() const;
+  // The opponent's rollout policies: opponent_rollout_policy split at commas, or
+  // {rollout_policy} when it is empty.
+  std::vector<std::string> opponent_policies() const;
+  // Whether the search infers the opponent's policy: two or more of them.
+  bool infers_opponent() const { return opponent_policies().size() > 1; }
   // Errors name the command-line flag (--rollouts, --move-time-ms, --worlds, --candidates,
-  // --threshold, --rollout-policy, --opponent-rollout-policy, --objective, --allocation,
-  // --drop-threshold, --rollout-depth, --belief, --belief-power, --workers, --search-width).
+  // --threshold, --rollout-policy, --opponent-rollout-policy, --opponent-worlds, --objective,
+  // --allocation, --drop-threshold, --rollout-depth, --belief, --belief-power, --workers,
+  // --search-width).
   absl::Status Validate() const;
 };
 
@@ -155,6 +174,9 @@ struct SearchDecision {
   double belief_ess = 0;  // the belief's effective number of worlds; 0 without a belief
   int64_t rollouts = 0;   // rollouts played (complete rounds or not)
   double seconds = 0;
+  // Opponent inference: the posterior of each of the opponent's rollout policies (in
+  // SearchConfig::opponent_policies() order); empty without inference.
+  std::vector<double> opponent_posterior;
 };
 
 // Totals over a player's decisions.
@@ -169,15 +191,26 @@ struct SearchStats {
   int64_t belief_missing = 0;  // searched decisions that wanted a belief but lacked the moves
   int64_t belief_worlds = 0;   // worlds with a past drawn for the belief
   double belief_ess = 0;       // sum over believed decisions of the weights' effective size
-  int64_t policy_calls = 0;    // the rollouts' and the belief's (the root's not counted)
-  int64_t batches = 0;         // evaluator calls that served them (and the belief's)
+  int64_t policy_calls = 0;    // the rollouts', the belief's and the inference's (not the root's)
+  int64_t batches = 0;         // evaluator calls that served them
   double seconds = 0;          // in searched decisions
   double max_seconds = 0;
+  // Opponent inference: the searched decisions whose opponent policies were weighed by its moves,
+  // and per policy the sum of its posterior over them; the same over the decisions from the
+  // game's kLateDecision-th on (the opponent has made about 20 moves by then).
+  static constexpr int kLateDecision = 40;
+  int64_t inferred = 0;
+  std::vector<double> opponent_posterior;
+  int64_t inferred_late = 0;
+  std::vector<double> opponent_posterior_late;
   void Merge(const SearchStats& other);
   // The mean effective number of worlds the belief's weights leave, (sum w)^2 / sum w^2.
   double mean_belief_ess() const {
     return believed ? belief_ess / static_cast<double>(believed) : 0.0;
   }
+  // The mean posterior of opponent policy i over the inferred decisions (late ones: from
+  // kLateDecision on).
+  double mean_opponent_posterior(size_t i, bool late = false) const;
   double rows_per_batch() const {
     return batches ? static_cast<double>(policy_calls) / static_cast<double>(batches) : 0.0;
   }
@@ -220,7 +253,8 @@ class SearchPlayer : public engine::Bot {
                       std::vector<float>& probabilities);
   // One rollout, the worker's rollout policies for the two sides (the model through `policy`);
   // `cut` is set when the value network ended it.
-  double Rollout(const engine::State& world, int action, uint64_t stream,
+  // `opponent`: the index of the opponent's rollout policy.
+  double Rollout(const engine::State& world, int action, uint64_t stream, int opponent,
                  traversal::PolicyClient& policy, Worker& worker, bool& cut);
   // The value network's estimate of `t` for `mover` (rollout_depth), in payoff units / 100.
   double CutValue(const engine::State& t, int mover, traversal::PolicyClient& policy);
@@ -232,16 +266,23 @@ class SearchPlayer : public engine::Bot {
   // are not at hand.
   bool Believe(const engine::State& state, uint64_t seed, int rounds,
                std::vector<engine::State>& worlds, std::vector<int>& picks);
+  // Opponent inference for a decision in `state`: the posterior of each opponent policy (into
+  // last_) and, per round of `rounds`, the policy that plays the opponent's side (in a shuffled
+  // order, so that any prefix of the rounds follows the posterior). The prior when the game's
+  // moves are not at hand (returns false).
+  bool InferOpponent(const engine::State& state, uint64_t seed, int rounds,
+                     std::vector<int>& opponent_of_round);
 
   engine::LostCities game_;
   Blueprint blueprint_;
   SearchConfig config_;
-  // Who plays each side of the rollouts: [0] the searching player, [1] its opponent.
+  // Who plays a side of the rollouts.
   struct RolloutSide {
     std::string bot;  // a scripted bot, or "" = the model
     PlayPolicy play;  // the model's play policy
   };
-  RolloutSide sides_[2];
+  RolloutSide self_;                    // the searching player's later decisions
+  std::vector<RolloutSide> opponents_;  // the opponent's policies (one unless inferred)
   bool win_objective_ = false;
   PlayPolicy belief_play_;                 // the model's policy that weighs the belief
   std::vector<engine::SeenMove> seen_[2];  // the current game's moves as each seat saw them

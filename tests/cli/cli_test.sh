@@ -258,6 +258,17 @@ expect_exit 2 "eval --search: model rollouts without a model" -- "$lcfr" eval --
 contains "$tmp/err" "model rollouts (--rollout-policy, --opponent-rollout-policy) need --checkpoint or --model" "model rollouts need a model"
 expect_exit 2 "search: an unknown opponent rollout policy" -- "$lcfr" agent --search --opponent-rollout-policy oracle
 contains "$tmp/err" "--opponent-rollout-policy: unknown policy 'oracle'" "--opponent-rollout-policy is named"
+expect_exit 2 "search: an empty name among the opponent's policies" -- "$lcfr" eval --bot random --search --opponent-rollout-policy random,,discard-only --games 2
+contains "$tmp/err" "--opponent-rollout-policy: an empty name in 'random,,discard-only'" "an empty opponent policy is named"
+expect_exit 2 "search: an opponent policy named twice" -- "$lcfr" eval --bot random --search --opponent-rollout-policy random,random --games 2
+contains "$tmp/err" "'random' is named twice" "a repeated opponent policy is named"
+expect_exit 2 "search: --opponent-worlds 0" -- "$lcfr" eval --bot random --search --opponent-rollout-policy random,discard-only --opponent-worlds 0 --games 2
+contains "$tmp/err" "--opponent-worlds must be in" "--opponent-worlds is named"
+expect_exit 2 "agent --search with several opponent policies" -- "$lcfr" agent --search --opponent-rollout-policy current,heuristic-cautious
+contains "$tmp/err" "the agent protocol does not carry" "agent refuses opponent inference"
+expect_exit 0 "eval --search infers the opponent's policy" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 8 --opponent-rollout-policy heuristic-cautious,discard-only --opponent-worlds 8 --opponent discard-only --games 2 --json
+contains "$tmp/out" '"opponent_inference":{"decisions":' "eval's JSON reports the inference"
+contains "$tmp/out" '"posterior_late":{"heuristic-cautious":' "eval's JSON names the opponent's policies"
 expect_exit 2 "diagnose one rollout" -- "$lcfr" diagnose --model "$src/models/lost-cities.pt" --rollouts 1
 contains "$tmp/err" "--rollouts" "diagnose names the bad flag"
 expect_exit 2 "train bad sampling policy" -- "$lcfr" train --set traversal.sampling_policy=greedy --run-dir "$tmp/x"

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "engine/match.h"
 #include "tests/engine/test_util.h"
@@ -75,6 +76,38 @@ TEST_CASE("bots: decisions do not depend on hidden information", "[bots]") {
         Bot* actor = s.player == 0 ? bot.get() : random.get();
         game.ApplyUnchecked(s, actor->Act(game, game.MoverView(s), rng));
       }
+    }
+  }
+}
+
+TEST_CASE("bots: Probability is the distribution the bot plays from", "[bots]") {
+  const LostCities game;
+  for (const std::string& name : BotNames()) {
+    INFO(name);
+    auto bot = *MakeBot(name);
+    Rng rng(11);
+    State s = game.Deal(rng);
+    // Along a game: the probabilities sum to 1 over the legal actions, are 0 elsewhere, and the
+    // frequencies of 4,000 draws at one decision agree with them.
+    for (int step = 0; step < 60 && !LostCities::IsTerminal(s); ++step) {
+      const ActionMask legal = game.LegalMask(s);
+      double total = 0;
+      for (int a = 0; a < game.num_actions(); ++a) {
+        const double p = bot->Probability(game, s, a);
+        if (!((legal >> a) & 1)) CHECK(p == 0.0);
+        total += p;
+      }
+      CHECK(total == Approx(1.0));
+      if (step == 30) {
+        std::vector<int> count(game.num_actions(), 0);
+        constexpr int kDraws = 4000;
+        for (int d = 0; d < kDraws; ++d) ++count[bot->ActOnState(game, s, rng)];
+        for (int a = 0; a < game.num_actions(); ++a) {
+          CHECK(static_cast<double>(count[a]) / kDraws ==
+                Approx(bot->Probability(game, s, a)).margin(0.03));
+        }
+      }
+      game.ApplyUnchecked(s, bot->ActOnState(game, s, rng));
     }
   }
 }

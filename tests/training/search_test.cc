@@ -796,5 +796,150 @@ TEST_CASE("Search's belief options are checked, naming the flag", "[search]") {
   CHECK_THAT(std::string(player.status().message()), Catch::Contains("--belief needs a model"));
 }
 
+// A game's first `decisions` decisions (or fewer, ending with player 0 to move): player 0 plays
+// random legal moves, player 1 the bot `opponent`; the searching player is told every one.
+State BotPrefix(const LostCities& game, uint64_t seed, int decisions, SearchPlayer& player,
+                const std::string& opponent) {
+  auto bot = engine::MakeBot(opponent);
+  REQUIRE(bot.ok());
+  State s = game.DealFromSeed(seed);
+  engine::Rng rng(seed + 91);
+  while (static_cast<int>(s.decisions) < decisions || s.player != 0) {
+    const std::vector<int> legal = game.LegalActions(s);
+    const int a = s.player == 1 ? (*bot)->ActOnState(game, s, rng)
+                                : legal[rng.Uniform(static_cast<uint32_t>(legal.size()))];
+    State next = s;
+    game.ApplyUnchecked(next, a);
+    if (LostCities::IsTerminal(next)) break;
+    for (int seat = 0; seat < 2; ++seat) player.Observe(game, s, a, seat);
+    s = next;
+  }
+  REQUIRE(s.player == 0);
+  return s;
+}
+
+TEST_CASE("Search infers the opponent's policy from its moves", "[search]") {
+  const LostCities game;
+  Blueprint blueprint;
+  blueprint.bot = "heuristic-balanced";
+  SearchConfig config;
+  config.rollouts = 24;
+  config.opponent_rollout_policy = "heuristic-cautious,heuristic-aggressive,discard-only";
+  config.opponent_worlds = 64;
+  const std::vector<std::string> names = config.opponent_policies();
+  REQUIRE(names.size() == 3);
+  CHECK(config.infers_opponent());
+  CHECK_FALSE(config.rollouts_name_model());
+  // After 60 decisions (30 of the opponent's), the policy that played them is the most probable
+  // of the three, over the one that differs from it only in its margins too.
+  for (size_t truth = 0; truth < names.size(); ++truth) {
+    for (uint64_t seed : {3, 4}) {
+      INFO(names[truth] << ", seed " << seed);
+      auto player = Make(game, blueprint, config);
+      const State s = BotPrefix(game, seed, 60, *player, names[truth]);
+      engine::Rng rng(seed);
+      player->ActOnState(game, s, rng);
+      const std::vector<double>& posterior = player->last_decision().opponent_posterior;
+      REQUIRE(posterior.size() == names.size());
+      double total = 0;
+      for (double p : posterior) total += p;
+      CHECK(total == Approx(1.0));
+      for (size_t other = 0; other < names.size(); ++other) {
+        if (other != truth) CHECK(posterior[truth] > 2 * posterior[other]);
+      }
+      CHECK(player->stats().inferred == 1);
+      CHECK(player->stats().mean_opponent_posterior(truth) == Approx(posterior[truth]));
+    }
+  }
+  // A posterior of 1 plays every round with that policy: the same rollouts as naming it alone
+  // (the same worlds and streams).
+  {
+    auto player = Make(game, blueprint, config);
+    const State s = BotPrefix(game, 5, 50, *player, "discard-only");
+    engine::Rng rng(8);
+    player->ActOnState(game, s, rng);
+    REQUIRE(player->last_decision().opponent_posterior[2] > 1 - 1e-9);
+    SearchConfig alone = config;
+    alone.opponent_rollout_policy = "discard-only";
+    auto single = Make(game, blueprint, alone);
+    engine::Rng rng2(8);
+    single->ActOnState(game, s, rng2);
+    CHECK(player->last_decision().mean == single->last_decision().mean);
+    CHECK(player->last_decision().opponent_posterior.size() == 3);
+    CHECK(single->last_decision().opponent_posterior.empty());
+    // Without the game's moves the prior is used, a third each, and no decision counts as
+    // inferred.
+    auto mixed = Make(game, blueprint, config);
+    const State t = game.DealFromSeed(5);  // no moves seen: the prior, a third each
+    engine::Rng rng3(8);
+    State u = t;
+    game.ApplyUnchecked(u, game.LegalActions(u)[0]);
+    game.ApplyUnchecked(u, game.deck_action());
+    game.ApplyUnchecked(u, game.LegalActions(u)[0]);
+    game.ApplyUnchecked(u, game.deck_action());
+    mixed->ActOnState(game, u, rng3);
+    for (double p : mixed->last_decision().opponent_posterior) CHECK(p == Approx(1.0 / 3));
+    CHECK(mixed->stats().inferred == 0);
+  }
+}
+
+TEST_CASE("Search's opponent inference decides the same for any widths and workers", "[search]") {
+  const LostCities game(ShortRules());
+  Blueprint model;
+  model.play.source = PlayPolicy::Source::kCurrent;
+  SearchConfig config;
+  config.rollouts = 30;
+  config.opponent_rollout_policy = "current,heuristic-balanced,random";
+  config.opponent_worlds = 20;
+  config.threshold = 0.5;
+  std::vector<std::pair<int, int>> shapes = {{1, 1}, {2, 8}, {3, 64}};
+  std::vector<std::vector<SearchDecision>> decisions(shapes.size());
+  for (size_t k = 0; k < shapes.size(); ++k) {
+    config.workers = shapes[k].first;
+    config.width = shapes[k].second;
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      auto player = Make(game, model, config, Pseudo(game));
+      const State s = ObservedPrefix(game, seed, 20 + 14 * static_cast<int>(seed), *player);
+      engine::Rng rng(seed * 31);
+      player->ActOnState(game, s, rng);
+      CHECK(player->stats().inferred == 1);
+      decisions[k].push_back(player->last_decision());
+    }
+  }
+  for (size_t k = 1; k < shapes.size(); ++k) {
+    INFO("workers " << shapes[k].first << ", width " << shapes[k].second);
+    for (size_t i = 0; i < decisions[0].size(); ++i) {
+      CHECK(decisions[k][i].mean == decisions[0][i].mean);
+      CHECK(decisions[k][i].opponent_posterior == decisions[0][i].opponent_posterior);
+      CHECK(decisions[k][i].chosen == decisions[0][i].chosen);
+    }
+  }
+  // The opponent's random moves are the likeliest under the random policy.
+  CHECK(decisions[0][2].opponent_posterior[2] > 0.5);
+}
+
+TEST_CASE("Search's opponent policies are checked, naming the flag", "[search]") {
+  auto message = [](SearchConfig c) { return std::string(c.Validate().message()); };
+  SearchConfig c;
+  c.opponent_rollout_policy = "random,,discard-only";
+  CHECK_THAT(message(c), Catch::Contains("--opponent-rollout-policy: an empty name"));
+  c.opponent_rollout_policy = "random,";
+  CHECK_THAT(message(c), Catch::Contains("--opponent-rollout-policy: an empty name"));
+  c.opponent_rollout_policy = "current,oracle";
+  CHECK_THAT(message(c), Catch::Contains("--opponent-rollout-policy: unknown policy 'oracle'"));
+  c.opponent_rollout_policy = "random,current,random";
+  CHECK_THAT(message(c), Catch::Contains("'random' is named twice"));
+  c.opponent_rollout_policy = "random,discard-only";
+  CHECK(c.Validate().ok());
+  c.opponent_worlds = 0;
+  CHECK_THAT(message(c), Catch::Contains("--opponent-worlds must be in"));
+  c = {};
+  c.opponent_rollout_policy = "random,current";
+  CHECK(c.rollouts_name_model());
+  CHECK(c.infers_opponent());
+  c.opponent_rollout_policy = "current";
+  CHECK_FALSE(c.infers_opponent());
+}
+
 }  // namespace
 }  // namespace lcfr::training
