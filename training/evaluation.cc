@@ -62,6 +62,26 @@ int PolicyBot::Act(const engine::LostCities& game, const engine::View& view, eng
   return action;
 }
 
+double PolicyBot::Probability(const engine::LostCities& game, const engine::State& state,
+                              int action) {
+  engine::Rng unused(0);
+  ActOnState(game, state, unused);  // fills probabilities_
+  if (!play_.greedy) return probabilities_[action];
+  // Greedy: uniform over the most probable legal actions.
+  const uint32_t legal = game.LegalMask(state);
+  float best = -1;
+  int ties = 0;
+  for (uint32_t m = legal; m; m &= m - 1) {
+    const float p = probabilities_[std::countr_zero(m)];
+    if (p > best) {
+      best = p, ties = 1;
+    } else if (p == best) {
+      ++ties;
+    }
+  }
+  return ((legal >> action) & 1) && probabilities_[action] == best ? 1.0 / ties : 0.0;
+}
+
 void RunOnThreads(int threads, const std::function<void(int)>& body) {
   std::vector<std::exception_ptr> errors(threads);
   auto guarded = [&](int t) {

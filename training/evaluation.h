@@ -32,6 +32,10 @@ class PolicyBot : public engine::Bot {
   PolicyBot(traversal::PolicyClient* policy, PlayPolicy play, const engine::LostCities& game,
             int network = -1);
   int Act(const engine::LostCities& game, const engine::View& view, engine::Rng& rng) override;
+  // The distribution Act plays from: the policy's, or with greedy play uniform over its most
+  // probable legal actions (one policy call).
+  double Probability(const engine::LostCities& game, const engine::State& state,
+                     int action) override;
   std::string Name() const override { return "network"; }
   // Decisions taken, and of those, how many fell back to the argmax because no legal action had
   // a positive advantage (regret-matching policies only).

@@ -414,13 +414,8 @@ bool SearchPlayer::InferOpponent(const engine::State& state, uint64_t seed, int 
         if (s.player == opponent) {
           const int legal = std::popcount(game_.LegalMask(s));
           for (int t = 0; t < types; ++t) {
-            double p = 0;
-            if (models[t]) {
-              models[t]->ActOnState(game_, s, rng);  // its distribution; the draw is not used
-              p = models[t]->probabilities()[a];
-            } else {
-              p = worker.opponent_bots[t]->Probability(game_, s, a);
-            }
+            engine::Bot& who = models[t] ? *models[t] : *worker.opponent_bots[t];
+            const double p = who.Probability(game_, s, a);
             sum[t] += std::log((1 - kBeliefUniform) * p + kBeliefUniform / legal);
           }
         }

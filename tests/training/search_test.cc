@@ -918,6 +918,39 @@ TEST_CASE("Search's opponent inference decides the same for any widths and worke
   CHECK(decisions[0][2].opponent_posterior[2] > 0.5);
 }
 
+TEST_CASE("A model player's Probability is the distribution it plays from", "[search]") {
+  const LostCities game;
+  traversal::PseudoNetworkEvaluator network(game.EncodingSize(), game.num_actions(), 7);
+  traversal::PolicyClient client = traversal::PolicyClient::Direct(&network);
+  State s = game.DealFromSeed(4);
+  for (const bool greedy : {false, true}) {
+    PolicyBot bot(&client, PlayPolicy{PlayPolicy::Source::kCurrent, greedy}, game);
+    engine::Rng rng(1);
+    for (int step = 0; step < 20; ++step) {
+      const uint32_t legal = game.LegalMask(s);
+      double total = 0;
+      for (int a = 0; a < game.num_actions(); ++a) {
+        const double p = bot.Probability(game, s, a);
+        if (!((legal >> a) & 1)) CHECK(p == 0.0);
+        total += p;
+      }
+      CHECK(total == Approx(1.0));
+      // Greedy play puts everything on the action it plays (no ties in these outputs); sampled
+      // play has the policy's distribution.
+      const int played = bot.ActOnState(game, s, rng);
+      const std::vector<float> sampled(bot.probabilities().begin(), bot.probabilities().end());
+      if (greedy) {
+        CHECK(bot.Probability(game, s, played) == 1.0);
+      } else {
+        for (int a = 0; a < game.num_actions(); ++a) {
+          CHECK(bot.Probability(game, s, a) == Approx(sampled[a]));
+        }
+      }
+      game.ApplyUnchecked(s, played);
+    }
+  }
+}
+
 TEST_CASE("Search's opponent policies are checked, naming the flag", "[search]") {
   auto message = [](SearchConfig c) { return std::string(c.Validate().message()); };
   SearchConfig c;
