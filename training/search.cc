@@ -42,6 +42,27 @@ double StandardError(double sum, double sum2, int m) {
   return std::sqrt(var / m);
 }
 
+// Systematic resampling: for each of `rounds` rounds, the index whose weight holds the point
+// (r + offset) / rounds x total of the weights' running sums `cumulative` (total: their last).
+std::vector<int> SystematicPicks(const std::vector<double>& cumulative, double total, int rounds,
+                                 double offset) {
+  std::vector<int> picks(rounds);
+  const ptrdiff_t last = static_cast<ptrdiff_t>(cumulative.size()) - 1;
+  for (int r = 0; r < rounds; ++r) {
+    const double u = (r + offset) / rounds * total;
+    const auto it = std::upper_bound(cumulative.begin(), cumulative.end(), u);
+    picks[r] = static_cast<int>(std::min<ptrdiff_t>(it - cumulative.begin(), last));
+  }
+  return picks;
+}
+
+// A Fisher-Yates shuffle of `v` from `rng`.
+void Shuffle(std::vector<int>& v, engine::Rng& rng) {
+  for (int r = static_cast<int>(v.size()) - 1; r > 0; --r) {
+    std::swap(v[r], v[rng.Uniform(static_cast<uint32_t>(r + 1))]);
+  }
+}
+
 // The evaluator of a player that never asks a network (a scripted blueprint and rollouts).
 class NoModelEvaluator : public traversal::Evaluator {
  public:
@@ -323,6 +344,19 @@ void SearchPlayer::Observe(const engine::LostCities& game, const engine::State& 
   if (seen.size() == before.decisions) seen.push_back(engine::SeeMove(game, before, action, seat));
 }
 
+void SearchPlayer::RunOnWorkers(
+    int n, const std::function<void(int64_t, traversal::PolicyClient&, Worker&)>& task) {
+  const int workers = std::min(config_.workers, n);
+  RunOnThreads(workers, [&](int w) {
+    const int64_t begin = static_cast<int64_t>(n) * w / workers;
+    const int64_t end = static_cast<int64_t>(n) * (w + 1) / workers;
+    Worker& worker = *workers_[w];
+    worker.batcher->Run(end - begin, [&](int64_t i, traversal::PolicyClient& policy) {
+      task(begin + i, policy, worker);
+    });
+  });
+}
+
 bool SearchPlayer::Believe(const engine::State& state, uint64_t seed, int rounds,
                            std::vector<engine::State>& worlds, std::vector<int>& picks) {
   const std::vector<engine::SeenMove>& seen = Record(state.player, state);
@@ -352,13 +386,7 @@ bool SearchPlayer::Believe(const engine::State& state, uint64_t seed, int rounds
     worlds[i] = world->now;
     log_likelihood[i] = sum;
   };
-  const int workers = std::min(config_.workers, n);
-  RunOnThreads(workers, [&](int w) {
-    const int64_t begin = static_cast<int64_t>(n) * w / workers;
-    const int64_t end = static_cast<int64_t>(n) * (w + 1) / workers;
-    workers_[w]->batcher->Run(
-        end - begin, [&](int64_t i, traversal::PolicyClient& policy) { task(begin + i, policy); });
-  });
+  RunOnWorkers(n, [&](int64_t i, traversal::PolicyClient& policy, Worker&) { task(i, policy); });
   // Weights, summed in index order (the same for any widths and workers), and the picks:
   // systematic resampling, one draw of the offset.
   const double top = *std::max_element(log_likelihood.begin(), log_likelihood.end());
@@ -372,13 +400,7 @@ bool SearchPlayer::Believe(const engine::State& state, uint64_t seed, int rounds
   }
   last_.belief_ess = total * total / squares;
   engine::Rng offset_rng(engine::DeriveSeed({seed, kBeliefStream, ~uint64_t{0}}));
-  const double offset = offset_rng.UniformDouble();
-  picks.resize(rounds);
-  for (int r = 0; r < rounds; ++r) {
-    const double u = (r + offset) / rounds * total;
-    const auto it = std::upper_bound(cumulative.begin(), cumulative.end(), u);
-    picks[r] = static_cast<int>(std::min<ptrdiff_t>(it - cumulative.begin(), n - 1));
-  }
+  picks = SystematicPicks(cumulative, total, rounds, offset_rng.UniformDouble());
   ++stats_.believed;
   stats_.belief_worlds += n;
   stats_.belief_ess += last_.belief_ess;
@@ -422,15 +444,7 @@ bool SearchPlayer::InferOpponent(const engine::State& state, uint64_t seed, int 
         game_.ApplyUnchecked(s, a);
       }
     };
-    const int workers = std::min(config_.workers, n);
-    RunOnThreads(workers, [&](int w) {
-      const int64_t begin = static_cast<int64_t>(n) * w / workers;
-      const int64_t end = static_cast<int64_t>(n) * (w + 1) / workers;
-      Worker& worker = *workers_[w];
-      worker.batcher->Run(end - begin, [&](int64_t i, traversal::PolicyClient& policy) {
-        task(begin + i, policy, worker);
-      });
-    });
+    RunOnWorkers(n, task);
     // Each policy's mean likelihood over the worlds (in log space, summed in index order), then
     // normalised: the posterior under a uniform prior.
     std::vector<double> log_mean(types);
@@ -457,18 +471,12 @@ bool SearchPlayer::InferOpponent(const engine::State& state, uint64_t seed, int 
   }
   last_.opponent_posterior = posterior;
   // The rounds' policies: systematic resampling (one offset), then shuffled.
+  std::vector<double> cumulative(types);
+  double sum = 0;
+  for (int t = 0; t < types; ++t) cumulative[t] = sum += posterior[t];
   engine::Rng rng(engine::DeriveSeed({seed, kOpponentStream, ~uint64_t{0}}));
-  const double offset = rng.UniformDouble();
-  opponent_of_round.resize(rounds);
-  double cumulative = posterior[0];
-  for (int r = 0, t = 0; r < rounds; ++r) {
-    const double u = (r + offset) / rounds;
-    while (t + 1 < types && u >= cumulative) cumulative += posterior[++t];
-    opponent_of_round[r] = t;
-  }
-  for (int r = rounds - 1; r > 0; --r) {
-    std::swap(opponent_of_round[r], opponent_of_round[rng.Uniform(static_cast<uint32_t>(r + 1))]);
-  }
+  opponent_of_round = SystematicPicks(cumulative, 1.0, rounds, rng.UniformDouble());
+  Shuffle(opponent_of_round, rng);
   return known;
 }
 
@@ -634,9 +642,7 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     stats_.belief_missing += !believed;
     if (believed && racing) {
       engine::Rng shuffle(engine::DeriveSeed({seed, kBeliefStream, kRacingShuffle}));
-      for (int r = planned - 1; r > 0; --r) {
-        std::swap(picks[r], picks[shuffle.Uniform(static_cast<uint32_t>(r + 1))]);
-      }
+      Shuffle(picks, shuffle);
     }
   }
   // The opponent's policy of each round, inferred from its moves when there are several.

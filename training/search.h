@@ -266,6 +266,10 @@ class SearchPlayer : public engine::Bot {
   // are not at hand.
   bool Believe(const engine::State& state, uint64_t seed, int rounds,
                std::vector<engine::State>& worlds, std::vector<int>& picks);
+  // task(i, policy, worker) for i in [0, n), contiguous ranges spread over the workers, each a
+  // fiber of its worker's batcher (the player's model): the belief's and the inference's worlds.
+  void RunOnWorkers(int n,
+                    const std::function<void(int64_t, traversal::PolicyClient&, Worker&)>& task);
   // Opponent inference for a decision in `state`: the posterior of each opponent policy (into
   // last_) and, per round of `rounds`, the policy that plays the opponent's side (in a shuffled
   // order, so that any prefix of the rounds follows the posterior). The prior when the game's

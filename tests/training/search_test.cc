@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <span>
@@ -736,16 +737,16 @@ TEST_CASE("Search's belief weighs the worlds by the opponent's moves", "[search]
   }
 }
 
-TEST_CASE("Search's belief decides the same for any widths and workers", "[search]") {
-  const LostCities game(ShortRules());
+// A model player with `config` decides on three observed positions at three shapes (workers,
+// width); the decisions must agree with the first shape's (means, choice, and `same`'s fields).
+// `check` runs on each player after its decision.
+std::vector<std::vector<SearchDecision>> DecideAtShapes(
+    const LostCities& game, SearchConfig config,
+    const std::function<void(const SearchPlayer&, uint64_t)>& check,
+    const std::function<void(const SearchDecision&, const SearchDecision&)>& same) {
   Blueprint model;
   model.play.source = PlayPolicy::Source::kCurrent;
-  SearchConfig config;
-  config.rollouts = 30;
-  config.belief = 24;
-  config.belief_power = 0.5;
-  config.threshold = 0.5;
-  std::vector<std::pair<int, int>> shapes = {{1, 1}, {2, 8}, {3, 64}};
+  const std::vector<std::pair<int, int>> shapes = {{1, 1}, {2, 8}, {3, 64}};
   std::vector<std::vector<SearchDecision>> decisions(shapes.size());
   for (size_t k = 0; k < shapes.size(); ++k) {
     config.workers = shapes[k].first;
@@ -755,9 +756,7 @@ TEST_CASE("Search's belief decides the same for any widths and workers", "[searc
       const State s = ObservedPrefix(game, seed, 20 + 14 * static_cast<int>(seed), *player);
       engine::Rng rng(seed * 31);
       player->ActOnState(game, s, rng);
-      INFO("seed " << seed << ", missing " << player->stats().belief_missing << ", searched "
-                   << player->stats().searched);
-      CHECK(player->stats().believed == 1);
+      check(*player, seed);
       decisions[k].push_back(player->last_decision());
     }
   }
@@ -765,10 +764,30 @@ TEST_CASE("Search's belief decides the same for any widths and workers", "[searc
     INFO("workers " << shapes[k].first << ", width " << shapes[k].second);
     for (size_t i = 0; i < decisions[0].size(); ++i) {
       CHECK(decisions[k][i].mean == decisions[0][i].mean);
-      CHECK(decisions[k][i].belief_ess == decisions[0][i].belief_ess);
+      same(decisions[k][i], decisions[0][i]);
       CHECK(decisions[k][i].chosen == decisions[0][i].chosen);
     }
   }
+  return decisions;
+}
+
+TEST_CASE("Search's belief decides the same for any widths and workers", "[search]") {
+  const LostCities game(ShortRules());
+  SearchConfig config;
+  config.rollouts = 30;
+  config.belief = 24;
+  config.belief_power = 0.5;
+  config.threshold = 0.5;
+  DecideAtShapes(
+      game, config,
+      [](const SearchPlayer& player, uint64_t seed) {
+        INFO("seed " << seed << ", missing " << player.stats().belief_missing << ", searched "
+                     << player.stats().searched);
+        CHECK(player.stats().believed == 1);
+      },
+      [](const SearchDecision& d, const SearchDecision& first) {
+        CHECK(d.belief_ess == first.belief_ess);
+      });
 }
 
 TEST_CASE("Search's belief options are checked, naming the flag", "[search]") {
@@ -885,35 +904,17 @@ TEST_CASE("Search infers the opponent's policy from its moves", "[search]") {
 
 TEST_CASE("Search's opponent inference decides the same for any widths and workers", "[search]") {
   const LostCities game(ShortRules());
-  Blueprint model;
-  model.play.source = PlayPolicy::Source::kCurrent;
   SearchConfig config;
   config.rollouts = 30;
   config.opponent_rollout_policy = "current,heuristic-balanced,random";
   config.opponent_worlds = 20;
   config.threshold = 0.5;
-  std::vector<std::pair<int, int>> shapes = {{1, 1}, {2, 8}, {3, 64}};
-  std::vector<std::vector<SearchDecision>> decisions(shapes.size());
-  for (size_t k = 0; k < shapes.size(); ++k) {
-    config.workers = shapes[k].first;
-    config.width = shapes[k].second;
-    for (uint64_t seed = 1; seed <= 3; ++seed) {
-      auto player = Make(game, model, config, Pseudo(game));
-      const State s = ObservedPrefix(game, seed, 20 + 14 * static_cast<int>(seed), *player);
-      engine::Rng rng(seed * 31);
-      player->ActOnState(game, s, rng);
-      CHECK(player->stats().inferred == 1);
-      decisions[k].push_back(player->last_decision());
-    }
-  }
-  for (size_t k = 1; k < shapes.size(); ++k) {
-    INFO("workers " << shapes[k].first << ", width " << shapes[k].second);
-    for (size_t i = 0; i < decisions[0].size(); ++i) {
-      CHECK(decisions[k][i].mean == decisions[0][i].mean);
-      CHECK(decisions[k][i].opponent_posterior == decisions[0][i].opponent_posterior);
-      CHECK(decisions[k][i].chosen == decisions[0][i].chosen);
-    }
-  }
+  const std::vector<std::vector<SearchDecision>> decisions = DecideAtShapes(
+      game, config,
+      [](const SearchPlayer& player, uint64_t) { CHECK(player.stats().inferred == 1); },
+      [](const SearchDecision& d, const SearchDecision& first) {
+        CHECK(d.opponent_posterior == first.opponent_posterior);
+      });
   // The opponent's random moves are the likeliest under the random policy.
   CHECK(decisions[0][2].opponent_posterior[2] > 0.5);
 }
