@@ -194,6 +194,9 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   search["candidates"] = config.candidates;
   search["threshold"] = config.threshold;
   search["objective"] = config.objective;
+  // The searched decisions that played for wins (--objective win: all; auto: its picks).
+  search["win_objective_share"] =
+      st.searched ? static_cast<double>(st.win_objective) / static_cast<double>(st.searched) : 0.0;
   search["allocation"] = config.allocation;
   search["drop_threshold"] = config.drop_threshold;
   search["rollout_depth"] = config.rollout_depth;

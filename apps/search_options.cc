@@ -66,8 +66,10 @@ void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers) {
           ->capture_default_str());
   add(command
           ->add_option("--objective", c.objective,
-                       "what the search maximises: score (the mean score difference) or win "
-                       "(the share of rollouts won)")
+                       "what the search maximises: score (the mean score difference), win (the "
+                       "share of rollouts won) or auto (win where the policy's choice wins at "
+                       "least 75% or at most 25% of a decision's first rollouts, score "
+                       "between)")
           ->capture_default_str());
   add(command
           ->add_option("--allocation", c.allocation,

@@ -34,6 +34,17 @@ constexpr int kRacingPhases = 8;
 // model would never make costs a world at most a factor of about 20 x its legal actions.
 constexpr double kBeliefUniform = 0.05;
 
+// --objective auto: a decision plays for wins when the blueprint's choice wins at least this share
+// of its first phase's rollouts, or at most 1 - it (the game is all but decided, and the score
+// objective would spend the search on margins); for the score difference in between.
+constexpr double kAutoWinShare = 0.75;
+
+// A rollout's result for the win objective: 1 for a win, 0.5 a tie, 0 a loss (NaN stays NaN).
+double WinOf(double payoff) {
+  if (std::isnan(payoff)) return payoff;
+  return payoff > 0 ? 1.0 : payoff == 0 ? 0.5 : 0.0;
+}
+
 // The standard error of the mean of m samples given their sum and sum of squares; infinite
 // below two samples (unknown).
 double StandardError(double sum, double sum2, int m) {
@@ -123,8 +134,8 @@ absl::Status SearchConfig::Validate() const {
   if (opponent_worlds < 1 || opponent_worlds > 1000000) {
     return bad("--opponent-worlds must be in [1, 1000000] (got ", opponent_worlds, ")");
   }
-  if (objective != "score" && objective != "win") {
-    return bad("--objective must be score or win (got '", objective, "')");
+  if (objective != "score" && objective != "win" && objective != "auto") {
+    return bad("--objective must be score, win or auto (got '", objective, "')");
   }
   if (allocation != "uniform" && allocation != "halving" && allocation != "racing") {
     return bad("--allocation must be uniform, halving or racing (got '", allocation, "')");
@@ -193,6 +204,7 @@ void SearchStats::Merge(const SearchStats& o) {
   decisions += o.decisions;
   searched += o.searched;
   deviations += o.deviations;
+  win_objective += o.win_objective;
   rollouts += o.rollouts;
   rounds += o.rounds;
   cut += o.cut;
@@ -250,7 +262,9 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
     if (!bot.ok()) return bot.status();
     player->blueprint_bot_ = *std::move(bot);
   }
-  player->win_objective_ = config.objective == "win";
+  player->objective_ = config.objective == "win"    ? Objective::kWin
+                       : config.objective == "auto" ? Objective::kAuto
+                                                    : Objective::kScore;
   // The rollout sides: "" = the blueprint, "model" = the model with the blueprint's play.
   auto side = [&](const std::string& name) {
     RolloutSide r;
@@ -524,9 +538,7 @@ double SearchPlayer::Rollout(const engine::State& world, int action, uint64_t st
     LCFR_CHECK((game_.LegalMask(t) >> a) & 1) << "the rollout policy chose illegal action " << a;
     game_.ApplyUnchecked(t, a);
   }
-  const int payoff = engine::LostCities::Payoff(t, mover);
-  if (win_objective_) return payoff > 0 ? 1.0 : payoff == 0 ? 0.5 : 0.0;
-  return payoff / engine::LostCities::DefaultPayoffScale();
+  return engine::LostCities::Payoff(t, mover) / engine::LostCities::DefaultPayoffScale();
 }
 
 double SearchPlayer::CutValue(const engine::State& t, int mover, traversal::PolicyClient& policy) {
@@ -648,9 +660,13 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
   // The opponent's policy of each round, inferred from its moves when there are several.
   std::vector<int> opponent_of_round;
   if (opponents_.size() > 1) InferOpponent(state, seed, planned, opponent_of_round);
-  // y[r * count + k]: the result of round r for candidate k; NaN where it was not played. Grown
-  // phase by phase (never while rollouts run).
+  // y[r * count + k]: the payoff of round r for candidate k (the mover's score difference / 100);
+  // NaN where it was not played. Grown phase by phase (never while rollouts run). value(v): the
+  // objective's result for payoff v (the win objective's: WinOf); auto's is chosen after the
+  // first phase.
   std::vector<double> y;
+  bool win = objective_ == Objective::kWin;
+  auto value = [&win](double v) { return win ? WinOf(v) : v; };
   std::vector<char> cut;
   const Clock::time_point deadline = config_.move_time_ms > 0
                                          ? start + std::chrono::milliseconds(config_.move_time_ms)
@@ -682,7 +698,7 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     double sum = 0;
     int n = 0;
     for (int r = 0; r < end; ++r) {
-      const double v = y[static_cast<int64_t>(r) * count + k];
+      const double v = value(y[static_cast<int64_t>(r) * count + k]);
       if (!std::isnan(v)) sum += v, ++n;
     }
     return n > 0 ? sum / n : -std::numeric_limits<double>::infinity();
@@ -694,7 +710,7 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     double sum = 0, sum2 = 0;
     for (int r = 0; r < end; ++r) {
       const int64_t row = static_cast<int64_t>(r) * count;
-      const double d = y[row + k] - y[row + j];
+      const double d = value(y[row + k]) - value(y[row + j]);
       if (!std::isnan(d)) sum += d, sum2 += d * d, ++m;
     }
     if (m < 2) return false;
@@ -745,6 +761,17 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     }
     first += phase_rounds;
     planned_rollouts += tasks;
+    if (p == 0 && objective_ == Objective::kAuto) {
+      // Auto: the win objective when b's share of wins so far says the game is all but decided.
+      int n = 0;
+      double wins = 0;
+      for (int r = 0; r < first; ++r) {
+        const double v = y[static_cast<int64_t>(r) * count + kb];
+        if (!std::isnan(v)) wins += WinOf(v), ++n;
+      }
+      const double share = n > 0 ? wins / n : 0.5;
+      win = share >= kAutoWinShare || share <= 1 - kAutoWinShare;
+    }
     if (p + 1 == phases || (timed && Clock::now() >= deadline)) break;
     if (racing) {
       // The best so far; the others but b drop out when they trail it or b clearly.
@@ -817,8 +844,8 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     const int m = static_cast<int>(played.size());
     double sum = 0, sum_d = 0, sum_d2 = 0;
     for (int r : played) {
-      const double v = y[static_cast<int64_t>(r) * count + k];
-      const double d = v - y[static_cast<int64_t>(r) * count + kb];
+      const double v = value(y[static_cast<int64_t>(r) * count + k]);
+      const double d = v - value(y[static_cast<int64_t>(r) * count + kb]);
       sum += v;
       sum_d += d;
       sum_d2 += d * d;
@@ -843,9 +870,11 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     if (beyond) chosen = candidates[best];
   }
   last_.chosen = chosen;
+  last_.win_objective = win;
   last_.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   ++stats_.searched;
   stats_.deviations += chosen != b;
+  stats_.win_objective += last_.win_objective;
   stats_.rollouts += last_.rollouts;
   stats_.rounds += n;
   stats_.seconds += last_.seconds;

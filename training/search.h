@@ -89,7 +89,11 @@ struct SearchConfig {
   // resampling). It needs the game's moves (Bot::Observe); without them the prior is used.
   int opponent_worlds = 100;
   // What a rollout's result is: "score", the mover's score difference / 100 (the game's payoff,
-  // what the networks were trained on), or "win": 1 for a win, 0.5 a tie, 0 a loss.
+  // what the networks were trained on), or "win": 1 for a win, 0.5 a tie, 0 a loss. "auto"
+  // chooses at each decision, after its first phase of rollouts: "win" when the blueprint's
+  // choice won at least 75% of them, or at most 25% (the game all but decided, where the score
+  // objective spends the search on margins), "score" in between (where the score difference is
+  // the less noisy measure of the same thing).
   std::string objective = "score";
   // How the rounds are spread over the candidates: "uniform", every candidate every round, or
   // "halving" (successive halving, Karnin et al. 2013): the budget is cut into phases of about
@@ -165,7 +169,7 @@ struct Blueprint {
 // The figures of one decision.
 struct SearchDecision {
   std::vector<int> candidates;   // action ids, ascending
-  std::vector<double> mean;      // per candidate: mean payoff over the rounds
+  std::vector<double> mean;      // per candidate: mean result (payoff / 100, or wins) over rounds
   std::vector<double> stderr_d;  // per candidate: standard error of (its payoff - b's), paired
   std::vector<int> played;       // per candidate: the rounds its mean is over
   int blueprint = -1;            // b
@@ -177,13 +181,15 @@ struct SearchDecision {
   // Opponent inference: the posterior of each of the opponent's rollout policies (in
   // SearchConfig::opponent_policies() order); empty without inference.
   std::vector<double> opponent_posterior;
+  bool win_objective = false;  // the means are of wins (objective win, or auto's choice)
 };
 
 // Totals over a player's decisions.
 struct SearchStats {
   int64_t decisions = 0;
-  int64_t searched = 0;    // decisions with more than one candidate
-  int64_t deviations = 0;  // searched decisions where a* replaced the blueprint's choice
+  int64_t searched = 0;       // decisions with more than one candidate
+  int64_t deviations = 0;     // searched decisions where a* replaced the blueprint's choice
+  int64_t win_objective = 0;  // searched decisions that played for wins (SearchDecision's)
   int64_t rollouts = 0;
   int64_t rounds = 0;
   int64_t cut = 0;             // rollouts ended by the value network (rollout_depth)
@@ -287,7 +293,8 @@ class SearchPlayer : public engine::Bot {
   };
   RolloutSide self_;                    // the searching player's later decisions
   std::vector<RolloutSide> opponents_;  // the opponent's policies (one unless inferred)
-  bool win_objective_ = false;
+  enum class Objective { kScore, kWin, kAuto };
+  Objective objective_ = Objective::kScore;
   PlayPolicy belief_play_;                 // the model's policy that weighs the belief
   std::vector<engine::SeenMove> seen_[2];  // the current game's moves as each seat saw them
   std::vector<std::unique_ptr<Worker>> workers_;

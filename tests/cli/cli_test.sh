@@ -219,7 +219,7 @@ contains "$tmp/err" "--rollout-policy: unknown policy 'oracle'" "--rollout-polic
 expect_exit 2 "search: a negative threshold" -- "$lcfr" eval --bot random --search --threshold -1 --games 2
 contains "$tmp/err" "--threshold must be" "--threshold is named"
 expect_exit 2 "search: a bad objective" -- "$lcfr" eval --bot random --search --objective fun --games 2
-contains "$tmp/err" "--objective must be score or win" "--objective is named"
+contains "$tmp/err" "--objective must be score, win or auto" "--objective is named"
 expect_exit 2 "search: a bad allocation" -- "$lcfr" eval --bot random --search --allocation greedy --games 2
 contains "$tmp/err" "--allocation must be uniform, halving or racing" "--allocation is named"
 expect_exit 0 "eval --search --allocation halving" -- "$lcfr" eval --bot heuristic-balanced --search --allocation halving --rollouts 50 --games 2 --opponent random --json

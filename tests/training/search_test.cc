@@ -11,6 +11,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/card.h"
@@ -917,6 +918,67 @@ TEST_CASE("Search's opponent inference decides the same for any widths and worke
       });
   // The opponent's random moves are the likeliest under the random policy.
   CHECK(decisions[0][2].opponent_posterior[2] > 0.5);
+}
+
+TEST_CASE("Search's auto objective plays for wins where the game is all but decided", "[search]") {
+  const LostCities game;
+  Blueprint blueprint;
+  blueprint.bot = "heuristic-balanced";
+  auto decide = [&](uint64_t deal, const std::string& objective, const std::string& own,
+                    const std::string& opponent) {
+    SearchConfig config;
+    config.rollouts = 400;
+    config.objective = objective;
+    config.rollout_policy = own;
+    config.opponent_rollout_policy = opponent;
+    auto player = Make(game, blueprint, config);
+    engine::Rng rng(3);
+    player->ActOnState(game, game.DealFromSeed(deal), rng);
+    CHECK(player->stats().searched == 1);
+    CHECK(player->stats().win_objective == (player->last_decision().win_objective ? 1 : 0));
+    return player->last_decision();
+  };
+  int wins = 0, scores = 0;
+  for (uint64_t deal : {11, 12, 13}) {
+    for (const auto& [own, opponent] : std::vector<std::pair<std::string, std::string>>{
+             {"heuristic-balanced", "random"},
+             {"random", "heuristic-balanced"},
+             {"heuristic-balanced", "heuristic-balanced"},
+             {"heuristic-cautious", "heuristic-aggressive"}}) {
+      INFO(own << " against " << opponent << ", deal " << deal);
+      const SearchDecision by_win = decide(deal, "win", own, opponent);
+      const SearchDecision by_score = decide(deal, "score", own, opponent);
+      const SearchDecision automatic = decide(deal, "auto", own, opponent);
+      CHECK(by_win.win_objective);
+      CHECK_FALSE(by_score.win_objective);
+      // One phase (uniform): the share is b's mean under the win objective.
+      const int kb = static_cast<int>(
+          std::find(by_win.candidates.begin(), by_win.candidates.end(), by_win.blueprint) -
+          by_win.candidates.begin());
+      const double share = by_win.mean[kb];
+      const bool decided = share >= 0.75 || share <= 0.25;
+      CHECK(automatic.win_objective == decided);
+      CHECK(automatic.mean == (decided ? by_win.mean : by_score.mean));
+      CHECK(automatic.stderr_d == (decided ? by_win.stderr_d : by_score.stderr_d));
+      CHECK(automatic.chosen == (decided ? by_win.chosen : by_score.chosen));
+      (decided ? wins : scores) += 1;
+      // The heuristic beats random in nearly every rollout, from either seat.
+      if (opponent == "random" || own == "random") CHECK(decided);
+    }
+  }
+  CHECK(wins > 0);
+  CHECK(scores > 0);
+  // Checked: auto is named, a cut rollout cannot score a win.
+  SearchConfig config;
+  config.objective = "auto";
+  CHECK(config.Validate().ok());
+  config.rollout_depth = 4;
+  CHECK_THAT(std::string(config.Validate().message()),
+             Catch::Contains("--rollout-depth needs --objective score"));
+  config.rollout_depth = 0;
+  config.objective = "wins";
+  CHECK_THAT(std::string(config.Validate().message()),
+             Catch::Contains("--objective must be score, win or auto (got 'wins')"));
 }
 
 TEST_CASE("A model player's Probability is the distribution it plays from", "[search]") {
