@@ -293,6 +293,7 @@ class SearchPlayer : public engine::Bot {
   };
   RolloutSide self_;                    // the searching player's later decisions
   std::vector<RolloutSide> opponents_;  // the opponent's policies (one unless inferred)
+  // SearchConfig::objective (auto picks win or score per decision, in ActOnState).
   enum class Objective { kScore, kWin, kAuto };
   Objective objective_ = Objective::kScore;
   PlayPolicy belief_play_;                 // the model's policy that weighs the belief
