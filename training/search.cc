@@ -762,14 +762,11 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     first += phase_rounds;
     planned_rollouts += tasks;
     if (p == 0 && objective_ == Objective::kAuto) {
-      // Auto: the win objective when b's share of wins so far says the game is all but decided.
-      int n = 0;
-      double wins = 0;
-      for (int r = 0; r < first; ++r) {
-        const double v = y[static_cast<int64_t>(r) * count + kb];
-        if (!std::isnan(v)) wins += WinOf(v), ++n;
-      }
-      const double share = n > 0 ? wins / n : 0.5;
+      // Auto: the win objective when b's share of wins so far (its mean under the win
+      // objective; none played, under a time budget: undecided) says the game is all but decided.
+      win = true;
+      double share = mean_of(kb, first);
+      if (std::isinf(share)) share = 0.5;
       win = share >= kAutoWinShare || share <= 1 - kAutoWinShare;
     }
     if (p + 1 == phases || (timed && Clock::now() >= deadline)) break;

@@ -170,7 +170,7 @@ struct Blueprint {
 struct SearchDecision {
   std::vector<int> candidates;   // action ids, ascending
   std::vector<double> mean;      // per candidate: mean result (payoff / 100, or wins) over rounds
-  std::vector<double> stderr_d;  // per candidate: standard error of (its payoff - b's), paired
+  std::vector<double> stderr_d;  // per candidate: standard error of (its result - b's), paired
   std::vector<int> played;       // per candidate: the rounds its mean is over
   int blueprint = -1;            // b
   int chosen = -1;
