@@ -70,8 +70,8 @@ absl::StatusOr<std::unique_ptr<training::CheckpointBot>> LoadNetworkPlayer(
 
 // --search, --rollouts, --move-time-ms, --worlds, --candidates, --threshold, --rollout-policy,
 // --opponent-rollout-policy, --objective, --allocation, --drop-threshold, --rollout-depth,
-// --belief, --belief-power, --search-width and (agent, play: `workers`) --workers: search at
-// play time (training/search.h, docs/search.md).
+// --belief, --belief-power, --belief-policy, --search-width and (agent, play: `workers`)
+// --workers: search at play time (training/search.h, docs/search.md).
 struct SearchOptions {
   bool search = false;
   training::SearchConfig config;

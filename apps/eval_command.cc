@@ -107,10 +107,11 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   training::SearchConfig config = opts.search.config;
   config.workers = 1;  // a match searches one game per thread
   const bool model = policy != nullptr || config.rollouts_name_model();
-  if (config.belief > 0 && policy == nullptr) {
+  if (config.belief > 0 && config.belief_policy == "blueprint" && policy == nullptr) {
     PrintError("eval",
                "--belief needs --checkpoint or --model (the opponent's moves are weighed under "
-               "the model's policy)");
+               "the model's policy; --belief-policy opponent weighs them under the opponent's "
+               "rollout policies)");
     return kExitBadInput;
   }
   if (model && policy == nullptr) {
@@ -205,6 +206,7 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   search["belief_share"] =
       st.searched ? static_cast<double>(st.believed) / static_cast<double>(st.searched) : 0.0;
   search["belief_ess"] = st.mean_belief_ess();
+  search["belief_policy"] = config.belief_policy;
   search["rollout_model"] = config.rollout_model;
   search["rollout_policy"] = config.rollout_policy.empty() ? "self" : config.rollout_policy;
   search["opponent_rollout_policy"] = config.opponent_rollout_policy.empty()

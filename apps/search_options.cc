@@ -100,6 +100,12 @@ void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers) {
                        "the belief's likelihoods raised to this power, in (0, 1] (1: Bayes; "
                        "lower trusts the model as the opponent's policy less)")
           ->capture_default_str());
+  add(command
+          ->add_option("--belief-policy", c.belief_policy,
+                       "whose likelihood weighs the belief's worlds: blueprint (the model's "
+                       "policy) or opponent (the opponent's rollout policies: each round's world "
+                       "by the likelihood under the policy that plays its opponent side)")
+          ->capture_default_str());
   add(command->add_option(
       "--rollout-model", c.rollout_model,
       "a networks file (e.g. a student of lcfr distill) that plays the rollouts' model sides "

@@ -156,6 +156,12 @@ absl::Status SearchConfig::Validate() const {
   if (!(belief_power > 0 && belief_power <= 1)) {
     return bad("--belief-power must be in (0, 1] (got ", belief_power, ")");
   }
+  if (belief_policy != "blueprint" && belief_policy != "opponent") {
+    return bad("--belief-policy must be blueprint or opponent (got '", belief_policy, "')");
+  }
+  if (belief_policy == "opponent" && belief == 0) {
+    return bad("--belief-policy opponent needs --belief N (the worlds it weighs)");
+  }
   if (belief > 0 && worlds > 0) {
     return bad("--belief and --worlds cannot be combined: the belief draws every round's world");
   }
@@ -289,9 +295,11 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
         "--rollout-depth needs a model with a value network (trained with scheme value or "
         "escher)");
   }
-  // The belief weighs the opponent's moves under the model: the blueprint's policy, else the
-  // opponent's rollout side's (its first on the model), else the searching side's.
-  if (config.belief > 0) {
+  // The blueprint's belief weighs the opponent's moves under the model: the blueprint's policy,
+  // else the opponent's rollout side's (its first on the model), else the searching side's. The
+  // opponent's belief weighs them under the opponent's rollout policies (InferOpponent).
+  const bool blueprint_belief = config.belief > 0 && config.belief_policy == "blueprint";
+  if (blueprint_belief) {
     if (blueprint.is_model()) {
       player->belief_play_ = blueprint.play;
     } else if (opponent_model != nullptr) {
@@ -300,10 +308,11 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
       player->belief_play_ = player->self_.play;
     } else {
       return absl::InvalidArgumentError(
-          "--belief needs a model: the opponent's moves are weighed under the model's policy");
+          "--belief needs a model: the opponent's moves are weighed under the model's policy "
+          "(--belief-policy opponent weighs them under the opponent's rollout policies)");
     }
   }
-  const bool needs_model = blueprint.is_model() || rollout_model || config.belief > 0;
+  const bool needs_model = blueprint.is_model() || rollout_model || blueprint_belief;
   if (needs_model && !evaluators) {
     return absl::InvalidArgumentError("search: the model plays, but no model was given");
   }
@@ -421,17 +430,57 @@ bool SearchPlayer::Believe(const engine::State& state, uint64_t seed, int rounds
   return true;
 }
 
+std::vector<int> JointBeliefPicks(const std::vector<double>& log_likelihood, int types,
+                                  const std::vector<int>& of_round,
+                                  const std::vector<double>& posterior, double power, uint64_t seed,
+                                  double& ess) {
+  LCFR_CHECK(types >= 1 && log_likelihood.size() % types == 0 && !log_likelihood.empty())
+      << "JointBeliefPicks: " << log_likelihood.size() << " likelihoods for " << types
+      << " policies";
+  const int n = static_cast<int>(log_likelihood.size() / types);
+  std::vector<int> picks(of_round.size(), 0);
+  ess = 0;
+  for (int t = 0; t < types; ++t) {
+    std::vector<size_t> of_t;  // the rounds that play t, in order
+    for (size_t r = 0; r < of_round.size(); ++r) {
+      if (of_round[r] == t) of_t.push_back(r);
+    }
+    double top = -std::numeric_limits<double>::infinity();
+    for (int i = 0; i < n; ++i) top = std::max(top, log_likelihood[i * types + t]);
+    std::vector<double> cumulative(n);
+    double total = 0, squares = 0;
+    for (int i = 0; i < n; ++i) {
+      const double w = std::exp(power * (log_likelihood[i * types + t] - top));
+      total += w;
+      squares += w * w;
+      cumulative[i] = total;
+    }
+    ess += posterior[t] * total * total / squares;
+    if (of_t.empty()) continue;
+    engine::Rng rng(engine::DeriveSeed({seed, static_cast<uint64_t>(t)}));
+    std::vector<int> chosen =
+        SystematicPicks(cumulative, total, static_cast<int>(of_t.size()), rng.UniformDouble());
+    Shuffle(chosen, rng);
+    for (size_t j = 0; j < of_t.size(); ++j) picks[of_t[j]] = chosen[j];
+  }
+  return picks;
+}
+
 bool SearchPlayer::InferOpponent(const engine::State& state, uint64_t seed, int rounds,
-                                 std::vector<int>& opponent_of_round) {
+                                 std::vector<int>& opponent_of_round,
+                                 std::vector<engine::State>* worlds, std::vector<int>* picks) {
   const int types = static_cast<int>(opponents_.size());
+  const bool believe = worlds != nullptr;
   std::vector<double> posterior(types, 1.0 / types);  // the prior
   const std::vector<engine::SeenMove>& seen = Record(state.player, state);
   const bool known = seen.size() == state.decisions;
+  const int n = believe ? config_.belief : config_.opponent_worlds;
+  // log_likelihood[i * types + t]: the opponent's moves in world i under policy t.
+  std::vector<double> log_likelihood;
   if (known) {
-    const int n = config_.opponent_worlds;
     const int opponent = 1 - state.player;
-    // log_likelihood[i * types + t]: the opponent's moves in world i under policy t.
-    std::vector<double> log_likelihood(static_cast<size_t>(n) * types, 0.0);
+    log_likelihood.assign(static_cast<size_t>(n) * types, 0.0);
+    if (believe) worlds->assign(n, engine::State{});
     auto task = [&](int64_t i, traversal::PolicyClient& policy, Worker& worker) {
       engine::Rng rng(engine::DeriveSeed({seed, kOpponentStream, static_cast<uint64_t>(i)}));
       absl::StatusOr<engine::WorldHistory> world =
@@ -457,6 +506,7 @@ bool SearchPlayer::InferOpponent(const engine::State& state, uint64_t seed, int 
         }
         game_.ApplyUnchecked(s, a);
       }
+      if (believe) (*worlds)[i] = world->now;
     };
     RunOnWorkers(n, task);
     // Each policy's mean likelihood over the worlds (in log space, summed in index order), then
@@ -473,25 +523,41 @@ bool SearchPlayer::InferOpponent(const engine::State& state, uint64_t seed, int 
     double total = 0;
     for (int t = 0; t < types; ++t) total += posterior[t] = std::exp(log_mean[t] - top);
     for (double& p : posterior) p /= total;
-    ++stats_.inferred;
-    const bool late = state.decisions >= SearchStats::kLateDecision;
-    stats_.inferred_late += late;
-    stats_.opponent_posterior.resize(types, 0.0);
-    stats_.opponent_posterior_late.resize(types, 0.0);
-    for (int t = 0; t < types; ++t) {
-      stats_.opponent_posterior[t] += posterior[t];
-      if (late) stats_.opponent_posterior_late[t] += posterior[t];
+    if (types > 1) {
+      ++stats_.inferred;
+      const bool late = state.decisions >= SearchStats::kLateDecision;
+      stats_.inferred_late += late;
+      stats_.opponent_posterior.resize(types, 0.0);
+      stats_.opponent_posterior_late.resize(types, 0.0);
+      for (int t = 0; t < types; ++t) {
+        stats_.opponent_posterior[t] += posterior[t];
+        if (late) stats_.opponent_posterior_late[t] += posterior[t];
+      }
     }
   }
-  last_.opponent_posterior = posterior;
   // The rounds' policies: systematic resampling (one offset), then shuffled.
-  std::vector<double> cumulative(types);
-  double sum = 0;
-  for (int t = 0; t < types; ++t) cumulative[t] = sum += posterior[t];
-  engine::Rng rng(engine::DeriveSeed({seed, kOpponentStream, ~uint64_t{0}}));
-  opponent_of_round = SystematicPicks(cumulative, 1.0, rounds, rng.UniformDouble());
-  Shuffle(opponent_of_round, rng);
-  return known;
+  opponent_of_round.assign(rounds, 0);
+  if (types > 1) {
+    last_.opponent_posterior = posterior;
+    std::vector<double> cumulative(types);
+    double sum = 0;
+    for (int t = 0; t < types; ++t) cumulative[t] = sum += posterior[t];
+    engine::Rng rng(engine::DeriveSeed({seed, kOpponentStream, ~uint64_t{0}}));
+    opponent_of_round = SystematicPicks(cumulative, 1.0, rounds, rng.UniformDouble());
+    Shuffle(opponent_of_round, rng);
+  }
+  if (!believe || !known) return known;
+  // The belief under the opponent's policies: each round's world by the likelihoods under the
+  // policy that plays its opponent side.
+  double ess = 0;
+  *picks =
+      JointBeliefPicks(log_likelihood, types, opponent_of_round, posterior, config_.belief_power,
+                       engine::DeriveSeed({seed, kBeliefStream, kOpponentStream}), ess);
+  last_.belief_ess = ess;
+  ++stats_.believed;
+  stats_.belief_worlds += n;
+  stats_.belief_ess += ess;
+  return true;
 }
 
 int SearchPlayer::Act(const engine::LostCities&, const engine::View&, engine::Rng&) {
@@ -649,17 +715,25 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
   std::vector<engine::State> belief_worlds;
   std::vector<int> picks;
   bool believed = false;
-  if (config_.belief > 0) {
-    believed = Believe(state, seed, planned, belief_worlds, picks);
-    stats_.belief_missing += !believed;
-    if (believed && racing) {
-      engine::Rng shuffle(engine::DeriveSeed({seed, kBeliefStream, kRacingShuffle}));
-      Shuffle(picks, shuffle);
-    }
-  }
-  // The opponent's policy of each round, inferred from its moves when there are several.
+  // The opponent's policy of each round, inferred from its moves when there are several; with
+  // the belief under the opponent's policies, drawn with the round's world (in a shuffled
+  // order already).
   std::vector<int> opponent_of_round;
-  if (opponents_.size() > 1) InferOpponent(state, seed, planned, opponent_of_round);
+  const bool opponent_belief = config_.belief > 0 && config_.belief_policy == "opponent";
+  if (opponent_belief) {
+    believed = InferOpponent(state, seed, planned, opponent_of_round, &belief_worlds, &picks);
+    stats_.belief_missing += !believed;
+  } else {
+    if (config_.belief > 0) {
+      believed = Believe(state, seed, planned, belief_worlds, picks);
+      stats_.belief_missing += !believed;
+      if (believed && racing) {
+        engine::Rng shuffle(engine::DeriveSeed({seed, kBeliefStream, kRacingShuffle}));
+        Shuffle(picks, shuffle);
+      }
+    }
+    if (opponents_.size() > 1) InferOpponent(state, seed, planned, opponent_of_round);
+  }
   // y[r * count + k]: the payoff of round r for candidate k (the mover's score difference / 100);
   // NaN where it was not played. Grown phase by phase (never while rollouts run). value(v): the
   // objective's result for payoff v (the win objective's: WinOf); auto's is chosen after the

@@ -125,6 +125,13 @@ struct SearchConfig {
   // model (the blueprint, or a rollout side that is the model). 0 = uniform worlds.
   int belief = 0;
   double belief_power = 1.0;
+  // Whose likelihood weighs the belief's worlds: "blueprint", the model's policy (above), or
+  // "opponent", the opponent's rollout policies (a bot's Bot::Probability, the model's
+  // distribution): every round's world is drawn by the likelihood under the policy that plays
+  // that round's opponent side, so that with opponent inference a round's world and opponent
+  // policy come from their joint posterior (the inference then reads the belief's N worlds, and
+  // opponent_worlds is not used). Needs no model when every opponent policy is a bot.
+  std::string belief_policy = "blueprint";
   // The rollouts' networks file (--rollout-model; e.g. a student of `lcfr distill`): the
   // composition root loads it and hands SearchPlayer its evaluators, and every policy call of a
   // rollout side that plays the model (and --rollout-depth's value estimate) goes to it; the
@@ -144,8 +151,8 @@ struct SearchConfig {
   bool infers_opponent() const { return opponent_policies().size() > 1; }
   // Errors name the command-line flag (--rollouts, --move-time-ms, --worlds, --candidates,
   // --threshold, --rollout-policy, --opponent-rollout-policy, --opponent-worlds, --objective,
-  // --allocation, --drop-threshold, --rollout-depth, --belief, --belief-power, --workers,
-  // --search-width).
+  // --allocation, --drop-threshold, --rollout-depth, --belief, --belief-power, --belief-policy,
+  // --workers, --search-width).
   absl::Status Validate() const;
 };
 
@@ -277,11 +284,16 @@ class SearchPlayer : public engine::Bot {
   void RunOnWorkers(int n,
                     const std::function<void(int64_t, traversal::PolicyClient&, Worker&)>& task);
   // Opponent inference for a decision in `state`: the posterior of each opponent policy (into
-  // last_) and, per round of `rounds`, the policy that plays the opponent's side (in a shuffled
-  // order, so that any prefix of the rounds follows the posterior). The prior when the game's
-  // moves are not at hand (returns false).
+  // last_, with two or more) and, per round of `rounds`, the policy that plays the opponent's
+  // side (in a shuffled order, so that any prefix of the rounds follows the posterior). The
+  // prior when the game's moves are not at hand (returns false). With `worlds` and `picks` (the
+  // belief under the opponent's policies, belief_policy "opponent"): config_.belief worlds with
+  // a past, their present states into `worlds`, and per round the index of its world, drawn by
+  // the likelihoods under the round's policy; as Believe's.
   bool InferOpponent(const engine::State& state, uint64_t seed, int rounds,
-                     std::vector<int>& opponent_of_round);
+                     std::vector<int>& opponent_of_round,
+                     std::vector<engine::State>* worlds = nullptr,
+                     std::vector<int>* picks = nullptr);
 
   engine::LostCities game_;
   Blueprint blueprint_;
@@ -303,6 +315,19 @@ class SearchPlayer : public engine::Bot {
   SearchStats stats_;
   SearchDecision last_;
 };
+
+// The belief under the opponent's policies (SearchConfig::belief_policy "opponent"): for each
+// round r, played by opponent policy of_round[r] = t, the index of its world among the n =
+// log_likelihood.size() / types, where log_likelihood[i * types + t] is the log-likelihood of the
+// opponent's moves in world i under policy t. The rounds of each t take their worlds by
+// systematic resampling from the weights exp(power x log_likelihood) (one offset from `seed`,
+// then shuffled, so any prefix of them follows the weights): a round's world and its policy come
+// from their joint posterior. `ess`: the weights' effective number of worlds, (sum w)^2 /
+// sum w^2, averaged over the policies by `posterior`.
+std::vector<int> JointBeliefPicks(const std::vector<double>& log_likelihood, int types,
+                                  const std::vector<int>& of_round,
+                                  const std::vector<double>& posterior, double power, uint64_t seed,
+                                  double& ess);
 
 // The searching player's match: the games, and its search figures.
 struct SearchMatchResult {

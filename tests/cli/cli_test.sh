@@ -169,6 +169,9 @@ contains "$tmp/out" '"cut_share":' "eval --search reports the rollouts the value
 expect_exit 0 "eval --search with a belief" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --policy current --search --rollouts 24 --candidates 3 --belief 16 --belief-power 0.5 --games 2 --opponent heuristic-balanced --json
 contains "$tmp/out" '"belief":16,"belief_power":0.5,"belief_share":1.0' "eval --search draws every searched decision's worlds from the belief"
 contains "$tmp/out" '"belief_ess":' "eval --search reports the belief's effective worlds"
+expect_exit 0 "eval --search over a bot with a belief under the opponent's policies" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 24 --opponent-rollout-policy heuristic-cautious,random --belief 16 --belief-policy opponent --games 2 --opponent heuristic-cautious --json
+contains "$tmp/out" '"belief_policy":"opponent"' "eval --search reports whose likelihood weighs the belief"
+contains "$tmp/out" '"belief_share":1.0' "the opponent's belief draws every searched decision's worlds"
 # distill: a small student of the shipped model, read back by eval and used as the rollouts' model.
 expect_exit 0 "distill the shipped model" -- "$lcfr" distill --model "$src/models/lost-cities.pt" --out "$tmp/student.pt" --games 6 --holdout-games 2 --steps 5 --hidden-width 8 --json
 contains "$tmp/out" '"student":"lost-cities (encoding 1): 618 -> cards 8x1 relu -> 22"' "distill names the student's shape"
@@ -246,6 +249,10 @@ expect_exit 2 "search: --belief with --worlds" -- "$lcfr" eval --model "$src/mod
 contains "$tmp/err" "--belief and --worlds cannot be combined" "--belief and --worlds are refused together"
 expect_exit 2 "search: --belief over a bot" -- "$lcfr" eval --bot random --search --belief 8 --games 2
 contains "$tmp/err" "--belief needs --checkpoint or --model" "--belief needs a model"
+expect_exit 2 "search: --belief-policy bayes" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --search --belief 8 --belief-policy bayes --games 2
+contains "$tmp/err" "--belief-policy must be blueprint or opponent (got 'bayes')" "--belief-policy is named"
+expect_exit 2 "search: --belief-policy opponent without --belief" -- "$lcfr" eval --bot random --search --belief-policy opponent --games 2
+contains "$tmp/err" "--belief-policy opponent needs --belief" "--belief-policy opponent needs worlds"
 expect_exit 2 "agent --search --belief" -- "$lcfr" agent --search --belief 8
 contains "$tmp/err" "the agent protocol carries no move history" "agent refuses --belief"
 expect_exit 2 "search: --belief without --search" -- "$lcfr" play --belief 8

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -814,6 +815,15 @@ TEST_CASE("Search's belief options are checked, naming the flag", "[search]") {
   auto player = SearchPlayer::Create(game, bot, c, {});
   REQUIRE_FALSE(player.ok());
   CHECK_THAT(std::string(player.status().message()), Catch::Contains("--belief needs a model"));
+  // The belief under the opponent's (bot) policies needs none.
+  c.belief_policy = "opponent";
+  CHECK(SearchPlayer::Create(game, bot, c, {}).ok());
+  c.belief_policy = "bayes";
+  CHECK_THAT(message(c),
+             Catch::Contains("--belief-policy must be blueprint or opponent (got 'bayes')"));
+  c.belief_policy = "opponent";
+  c.belief = 0;
+  CHECK_THAT(message(c), Catch::Contains("--belief-policy opponent needs --belief"));
 }
 
 // A game's first `decisions` decisions (or fewer, ending with player 0 to move): player 0 plays
@@ -918,6 +928,143 @@ TEST_CASE("Search's opponent inference decides the same for any widths and worke
       });
   // The opponent's random moves are the likeliest under the random policy.
   CHECK(decisions[0][2].opponent_posterior[2] > 0.5);
+}
+
+TEST_CASE("JointBeliefPicks draws each round's world by its policy's likelihood", "[search]") {
+  // Four worlds, two policies: policy 0 finds them 1 : 2 : 3 : 4 likely, policy 1 1 : 1 : 0 : 0.
+  const double zero = -std::numeric_limits<double>::infinity();
+  const std::vector<double> log_likelihood = {std::log(1.0), std::log(1.0),  //
+                                              std::log(2.0), std::log(1.0),  //
+                                              std::log(3.0), zero,           //
+                                              std::log(4.0), zero};
+  // 600 rounds, a third of them policy 1's.
+  std::vector<int> of_round(600);
+  for (size_t r = 0; r < of_round.size(); ++r) of_round[r] = r % 3 == 0 ? 1 : 0;
+  const std::vector<double> posterior = {0.25, 0.75};
+  for (const double power : {1.0, 0.5}) {
+    INFO("power " << power);
+    double ess = 0;
+    const std::vector<int> picks =
+        JointBeliefPicks(log_likelihood, 2, of_round, posterior, power, 17, ess);
+    REQUIRE(picks.size() == of_round.size());
+    double w0[4], total0 = 0;
+    for (int i = 0; i < 4; ++i) total0 += w0[i] = std::pow(i + 1.0, power);
+    double squares0 = 0;
+    for (double w : w0) squares0 += (w / total0) * (w / total0);
+    // Policy 1's weights are 1/2, 1/2 at any power: 2 effective worlds.
+    CHECK(ess == Approx(0.25 / squares0 + 0.75 * 2.0));
+    // Systematic resampling: world i gets its share of a policy's rounds within one.
+    int count[2][4] = {};
+    int first_half_zero[4] = {};  // the worlds of policy 0's first 200 rounds
+    int seen0 = 0;
+    for (size_t r = 0; r < picks.size(); ++r) {
+      REQUIRE(picks[r] >= 0);
+      REQUIRE(picks[r] < 4);
+      ++count[of_round[r]][picks[r]];
+      if (of_round[r] == 0 && seen0++ < 200) ++first_half_zero[picks[r]];
+    }
+    for (int i = 0; i < 4; ++i) {
+      INFO("world " << i);
+      CHECK(std::abs(count[0][i] - 400 * w0[i] / total0) <= 1.0);
+      CHECK(std::abs(count[1][i] - (i < 2 ? 100.0 : 0.0)) <= 1.0);
+      // Shuffled: the first half of policy 0's rounds holds every world, not the lowest indices.
+      CHECK(first_half_zero[i] > 0);
+    }
+    // The same seed, the same picks; another seed, another order.
+    double again = 0;
+    CHECK(JointBeliefPicks(log_likelihood, 2, of_round, posterior, power, 17, again) == picks);
+    CHECK(JointBeliefPicks(log_likelihood, 2, of_round, posterior, power, 18, again) != picks);
+  }
+}
+
+TEST_CASE("Search's belief under the opponent's policies weighs the worlds by them", "[search]") {
+  const LostCities game;
+  Blueprint blueprint;
+  blueprint.bot = "heuristic-balanced";
+  SearchConfig config;
+  config.rollouts = 24;
+  config.opponent_rollout_policy = "heuristic-cautious,heuristic-aggressive,discard-only";
+  config.belief = 64;
+  config.belief_policy = "opponent";
+  // Bots only: no model is needed. The inference reads the belief's worlds: the same posterior
+  // as inference alone over as many worlds (the same stream), and the worlds are weighed.
+  for (uint64_t seed : {3, 4}) {
+    INFO("seed " << seed);
+    auto player = Make(game, blueprint, config);
+    const State s = BotPrefix(game, seed, 60, *player, "heuristic-cautious");
+    engine::Rng rng(seed);
+    player->ActOnState(game, s, rng);
+    CHECK(player->stats().believed == 1);
+    CHECK(player->stats().belief_missing == 0);
+    CHECK(player->stats().belief_worlds == 64);
+    CHECK(player->stats().inferred == 1);
+    const double ess = player->last_decision().belief_ess;
+    CHECK(ess >= 1.0);
+    CHECK(ess < 32.0);  // a deterministic bot's moves tell the worlds apart
+    SearchConfig inference = config;
+    inference.belief = 0;
+    inference.belief_policy = "blueprint";
+    inference.opponent_worlds = 64;
+    auto alone = Make(game, blueprint, inference);
+    BotPrefix(game, seed, 60, *alone, "heuristic-cautious");
+    engine::Rng rng2(seed);
+    alone->ActOnState(game, s, rng2);
+    CHECK(player->last_decision().opponent_posterior == alone->last_decision().opponent_posterior);
+    CHECK(player->last_decision().opponent_posterior[0] > 0.5);
+    CHECK(alone->stats().believed == 0);
+  }
+  // One policy that finds every world as likely (random, over moves whose number of legal
+  // alternatives does not depend on the hand) leaves every world its weight; no inference.
+  {
+    SearchConfig random = config;
+    random.opponent_rollout_policy = "random";
+    auto player = Make(game, blueprint, random);
+    const State s = ObservedPrefix(game, 3, 40, *player, /*discards=*/true);
+    engine::Rng rng(5);
+    player->ActOnState(game, s, rng);
+    CHECK(player->stats().believed == 1);
+    CHECK(player->last_decision().belief_ess == Approx(64.0));
+    CHECK(player->last_decision().opponent_posterior.empty());
+    CHECK(player->stats().inferred == 0);
+  }
+  // Without the game's moves: uniform worlds and the prior, and the decision says so.
+  {
+    auto player = Make(game, blueprint, config);
+    State u = game.DealFromSeed(5);
+    game.ApplyUnchecked(u, game.LegalActions(u)[0]);
+    game.ApplyUnchecked(u, game.deck_action());
+    game.ApplyUnchecked(u, game.LegalActions(u)[0]);
+    game.ApplyUnchecked(u, game.deck_action());
+    engine::Rng rng(8);
+    player->ActOnState(game, u, rng);
+    CHECK(player->stats().belief_missing == 1);
+    CHECK(player->stats().believed == 0);
+    for (double p : player->last_decision().opponent_posterior) CHECK(p == Approx(1.0 / 3));
+  }
+}
+
+TEST_CASE(
+    "Search's belief under the opponent's policies decides the same for any widths and "
+    "workers",
+    "[search]") {
+  const LostCities game(ShortRules());
+  SearchConfig config;
+  config.rollouts = 30;
+  config.opponent_rollout_policy = "current,heuristic-balanced,random";
+  config.belief = 20;
+  config.belief_policy = "opponent";
+  config.belief_power = 0.5;
+  config.threshold = 0.5;
+  DecideAtShapes(
+      game, config,
+      [](const SearchPlayer& player, uint64_t) {
+        CHECK(player.stats().inferred == 1);
+        CHECK(player.stats().believed == 1);
+      },
+      [](const SearchDecision& d, const SearchDecision& first) {
+        CHECK(d.opponent_posterior == first.opponent_posterior);
+        CHECK(d.belief_ess == first.belief_ess);
+      });
 }
 
 TEST_CASE("Search's auto objective plays for wins where the game is all but decided", "[search]") {
