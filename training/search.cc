@@ -67,6 +67,24 @@ std::vector<int> SystematicPicks(const std::vector<double>& cumulative, double t
   return picks;
 }
 
+// The belief's weights of n worlds, exp(power x (log_likelihood[i * stride + at] - their top)),
+// as running sums into `cumulative` (summed in index order: the same for any widths and
+// workers; the total is its last); returns their effective number, (sum w)^2 / sum w^2.
+double BeliefWeights(const std::vector<double>& log_likelihood, int n, int stride, int at,
+                     double power, std::vector<double>& cumulative) {
+  double top = -std::numeric_limits<double>::infinity();
+  for (int i = 0; i < n; ++i) top = std::max(top, log_likelihood[i * stride + at]);
+  cumulative.assign(n, 0.0);
+  double total = 0, squares = 0;
+  for (int i = 0; i < n; ++i) {
+    const double w = std::exp(power * (log_likelihood[i * stride + at] - top));
+    total += w;
+    squares += w * w;
+    cumulative[i] = total;
+  }
+  return total * total / squares;
+}
+
 // A Fisher-Yates shuffle of `v` from `rng`.
 void Shuffle(std::vector<int>& v, engine::Rng& rng) {
   for (int r = static_cast<int>(v.size()) - 1; r > 0; --r) {
@@ -410,24 +428,20 @@ bool SearchPlayer::Believe(const engine::State& state, uint64_t seed, int rounds
     log_likelihood[i] = sum;
   };
   RunOnWorkers(n, [&](int64_t i, traversal::PolicyClient& policy, Worker&) { task(i, policy); });
-  // Weights, summed in index order (the same for any widths and workers), and the picks:
-  // systematic resampling, one draw of the offset.
-  const double top = *std::max_element(log_likelihood.begin(), log_likelihood.end());
-  std::vector<double> cumulative(n);
-  double total = 0, squares = 0;
-  for (int i = 0; i < n; ++i) {
-    const double w = std::exp(config_.belief_power * (log_likelihood[i] - top));
-    total += w;
-    squares += w * w;
-    cumulative[i] = total;
-  }
-  last_.belief_ess = total * total / squares;
+  // The weights and the picks: systematic resampling, one draw of the offset.
+  std::vector<double> cumulative;
+  const double ess = BeliefWeights(log_likelihood, n, 1, 0, config_.belief_power, cumulative);
   engine::Rng offset_rng(engine::DeriveSeed({seed, kBeliefStream, ~uint64_t{0}}));
-  picks = SystematicPicks(cumulative, total, rounds, offset_rng.UniformDouble());
-  ++stats_.believed;
-  stats_.belief_worlds += n;
-  stats_.belief_ess += last_.belief_ess;
+  picks = SystematicPicks(cumulative, cumulative.back(), rounds, offset_rng.UniformDouble());
+  CountBelief(n, ess);
   return true;
+}
+
+void SearchPlayer::CountBelief(int worlds, double ess) {
+  last_.belief_ess = ess;
+  ++stats_.believed;
+  stats_.belief_worlds += worlds;
+  stats_.belief_ess += ess;
 }
 
 std::vector<int> JointBeliefPicks(const std::vector<double>& log_likelihood, int types,
@@ -445,21 +459,12 @@ std::vector<int> JointBeliefPicks(const std::vector<double>& log_likelihood, int
     for (size_t r = 0; r < of_round.size(); ++r) {
       if (of_round[r] == t) of_t.push_back(r);
     }
-    double top = -std::numeric_limits<double>::infinity();
-    for (int i = 0; i < n; ++i) top = std::max(top, log_likelihood[i * types + t]);
-    std::vector<double> cumulative(n);
-    double total = 0, squares = 0;
-    for (int i = 0; i < n; ++i) {
-      const double w = std::exp(power * (log_likelihood[i * types + t] - top));
-      total += w;
-      squares += w * w;
-      cumulative[i] = total;
-    }
-    ess += posterior[t] * total * total / squares;
+    std::vector<double> cumulative;
+    ess += posterior[t] * BeliefWeights(log_likelihood, n, types, t, power, cumulative);
     if (of_t.empty()) continue;
     engine::Rng rng(engine::DeriveSeed({seed, static_cast<uint64_t>(t)}));
-    std::vector<int> chosen =
-        SystematicPicks(cumulative, total, static_cast<int>(of_t.size()), rng.UniformDouble());
+    std::vector<int> chosen = SystematicPicks(cumulative, cumulative.back(),
+                                              static_cast<int>(of_t.size()), rng.UniformDouble());
     Shuffle(chosen, rng);
     for (size_t j = 0; j < of_t.size(); ++j) picks[of_t[j]] = chosen[j];
   }
@@ -553,10 +558,7 @@ bool SearchPlayer::InferOpponent(const engine::State& state, uint64_t seed, int 
   *picks =
       JointBeliefPicks(log_likelihood, types, opponent_of_round, posterior, config_.belief_power,
                        engine::DeriveSeed({seed, kBeliefStream, kOpponentStream}), ess);
-  last_.belief_ess = ess;
-  ++stats_.believed;
-  stats_.belief_worlds += n;
-  stats_.belief_ess += ess;
+  CountBelief(n, ess);
   return true;
 }
 

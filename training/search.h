@@ -279,6 +279,8 @@ class SearchPlayer : public engine::Bot {
   // are not at hand.
   bool Believe(const engine::State& state, uint64_t seed, int rounds,
                std::vector<engine::State>& worlds, std::vector<int>& picks);
+  // A decision's belief over `worlds` worlds with effective number `ess`, into last_ and stats_.
+  void CountBelief(int worlds, double ess);
   // task(i, policy, worker) for i in [0, n), contiguous ranges spread over the workers, each a
   // fiber of its worker's batcher (the player's model): the belief's and the inference's worlds.
   void RunOnWorkers(int n,

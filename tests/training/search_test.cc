@@ -848,6 +848,16 @@ State BotPrefix(const LostCities& game, uint64_t seed, int decisions, SearchPlay
   return s;
 }
 
+// Deal 5 after two turns (four decisions) that no searching player was told of.
+State UnseenTurns(const LostCities& game) {
+  State u = game.DealFromSeed(5);
+  for (int turn = 0; turn < 2; ++turn) {
+    game.ApplyUnchecked(u, game.LegalActions(u)[0]);
+    game.ApplyUnchecked(u, game.deck_action());
+  }
+  return u;
+}
+
 TEST_CASE("Search infers the opponent's policy from its moves", "[search]") {
   const LostCities game;
   Blueprint blueprint;
@@ -900,13 +910,8 @@ TEST_CASE("Search infers the opponent's policy from its moves", "[search]") {
     // Without the game's moves the prior is used, a third each, and no decision counts as
     // inferred.
     auto mixed = Make(game, blueprint, config);
-    const State t = game.DealFromSeed(5);  // no moves seen: the prior, a third each
+    const State u = UnseenTurns(game);  // no moves seen: the prior, a third each
     engine::Rng rng3(8);
-    State u = t;
-    game.ApplyUnchecked(u, game.LegalActions(u)[0]);
-    game.ApplyUnchecked(u, game.deck_action());
-    game.ApplyUnchecked(u, game.LegalActions(u)[0]);
-    game.ApplyUnchecked(u, game.deck_action());
     mixed->ActOnState(game, u, rng3);
     for (double p : mixed->last_decision().opponent_posterior) CHECK(p == Approx(1.0 / 3));
     CHECK(mixed->stats().inferred == 0);
@@ -1030,11 +1035,7 @@ TEST_CASE("Search's belief under the opponent's policies weighs the worlds by th
   // Without the game's moves: uniform worlds and the prior, and the decision says so.
   {
     auto player = Make(game, blueprint, config);
-    State u = game.DealFromSeed(5);
-    game.ApplyUnchecked(u, game.LegalActions(u)[0]);
-    game.ApplyUnchecked(u, game.deck_action());
-    game.ApplyUnchecked(u, game.LegalActions(u)[0]);
-    game.ApplyUnchecked(u, game.deck_action());
+    const State u = UnseenTurns(game);
     engine::Rng rng(8);
     player->ActOnState(game, u, rng);
     CHECK(player->stats().belief_missing == 1);
