@@ -81,6 +81,11 @@ void PrintResult(const EvalOptions& opts, const std::string& source, const std::
         100 * x["deviation_rate"].get<double>(), x["rollouts_per_decision"].get<double>(),
         x["mean_ms"].get<double>(), x["max_ms"].get<double>(), x["rollouts_per_s"].get<double>(),
         x["rows_per_forward"].get<double>());
+    if (x["oracle_hand"].get<bool>()) {
+      fmt::print(
+          "  oracle hand    the search read the opponent's true hand (--oracle-hand): a "
+          "diagnostic that cheats, not a player's strength\n");
+    }
   }
 }
 
@@ -207,6 +212,7 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
       st.searched ? static_cast<double>(st.believed) / static_cast<double>(st.searched) : 0.0;
   search["belief_ess"] = st.mean_belief_ess();
   search["belief_policy"] = config.belief_policy;
+  search["oracle_hand"] = config.oracle_hand;
   search["rollout_model"] = config.rollout_model;
   search["rollout_policy"] = config.rollout_policy.empty() ? "self" : config.rollout_policy;
   search["opponent_rollout_policy"] = config.opponent_rollout_policy.empty()
@@ -369,6 +375,10 @@ CommandFn AddEvalCommand(CLI::App& app) {
                   "diagnosis)")
       ->check(CLI::IsMember({"strategy", "advantage0", "advantage1"}));
   AddSearchOptions(sub, &opts->search, /*workers=*/false);
+  opts->search.needs_search.push_back(sub->add_flag(
+      "--oracle-hand", opts->search.config.oracle_hand,
+      "a diagnostic that cheats: the search's worlds deal the opponent's true hand (only the "
+      "deck's order is drawn), to measure what a perfect belief could gain; not a way to play"));
   sub->add_flag("--json", opts->json,
                 "one JSON object: win_rate, ci_low, ci_high, mean_score_diff, games, ...");
   return [opts] { return RunEval(*opts); };

@@ -48,6 +48,16 @@ State SampleWorld(const LostCities& game, const State& s, Rng& rng) {
   return world;
 }
 
+State OracleHandWorld(const State& s, Rng& rng) {
+  State world = s;
+  auto& hand = world.hand[1 - s.player];
+  const int count = s.hand_count[1 - s.player];
+  std::sort(hand.begin(), hand.begin() + count);
+  LostCities::ShuffleRemainingDeck(world, rng);
+  std::fill(world.deck.begin() + world.deck_size, world.deck.end(), kNoCard);
+  return world;
+}
+
 SeenMove SeeMove(const LostCities& game, const State& before, int action, int observer) {
   const Move move = game.DecodeAction(action);
   SeenMove seen{before.player, move.kind, kNoCard};

@@ -35,6 +35,12 @@ int OpponentUnknownCards(const State& s);
 // world cannot be undone past its start.
 State SampleWorld(const LostCities& game, const State& s, Rng& rng);
 
+// A world that cheats, for diagnostics (the search's --oracle-hand): `s` with the opponent's true
+// hand, sorted as SampleWorld sorts it, and only the deck's order drawn anew (uniformly). What a
+// search over it gains over SampleWorld's worlds bounds what any belief over the opponent's hand
+// could gain.
+State OracleHandWorld(const State& s, Rng& rng);
+
 // ---- Worlds with a past (the belief of training/search.h) ----------------------------------
 //
 // A world with a past is a whole game, deal and moves, that agrees with everything one player

@@ -180,6 +180,11 @@ absl::Status SearchConfig::Validate() const {
   if (belief_policy == "opponent" && belief == 0) {
     return bad("--belief-policy opponent needs --belief N (the worlds it weighs)");
   }
+  if (oracle_hand && belief > 0) {
+    return bad(
+        "--oracle-hand and --belief cannot be combined: the oracle deals the opponent's "
+        "true hand, the belief draws its own");
+  }
   if (belief > 0 && worlds > 0) {
     return bad("--belief and --worlds cannot be combined: the belief draws every round's world");
   }
@@ -758,6 +763,8 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     if (believed) {
       world = belief_worlds[picks[r]];
       engine::LostCities::ShuffleRemainingDeck(world, world_rng);
+    } else if (config_.oracle_hand) {
+      world = engine::OracleHandWorld(state, world_rng);
     } else {
       world = engine::SampleWorld(game_, state, world_rng);
     }

@@ -138,6 +138,12 @@ struct SearchConfig {
   // blueprint's own choice and the belief stay with the blueprint's model. "" = the rollouts
   // ask the blueprint's model.
   std::string rollout_model;
+  // A diagnostic that cheats (lcfr eval --oracle-hand): every round's world deals the opponent's
+  // true hand from the state the search is given, and draws only the deck's order. It reads what
+  // the searching player cannot see, so it is no way to play; it measures what a perfect belief
+  // over the opponent's hand could gain (the ceiling of any --belief). Cannot be combined with
+  // --belief (which draws the worlds itself).
+  bool oracle_hand = false;
   int workers = 1;  // threads per decision, each with its own evaluator and batcher
   int width = 128;  // rollouts in flight per thread (fibers)
 
@@ -152,7 +158,7 @@ struct SearchConfig {
   // Errors name the command-line flag (--rollouts, --move-time-ms, --worlds, --candidates,
   // --threshold, --rollout-policy, --opponent-rollout-policy, --opponent-worlds, --objective,
   // --allocation, --drop-threshold, --rollout-depth, --belief, --belief-power, --belief-policy,
-  // --workers, --search-width).
+  // --oracle-hand, --workers, --search-width).
   absl::Status Validate() const;
 };
 

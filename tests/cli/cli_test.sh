@@ -172,6 +172,10 @@ contains "$tmp/out" '"belief_ess":' "eval --search reports the belief's effectiv
 expect_exit 0 "eval --search over a bot with a belief under the opponent's policies" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 24 --opponent-rollout-policy heuristic-cautious,random --belief 16 --belief-policy opponent --games 2 --opponent heuristic-cautious --json
 contains "$tmp/out" '"belief_policy":"opponent"' "eval --search reports whose likelihood weighs the belief"
 contains "$tmp/out" '"belief_share":1.0' "the opponent's belief draws every searched decision's worlds"
+expect_exit 0 "eval --search with the oracle hand (a diagnostic)" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 24 --oracle-hand --games 2 --opponent heuristic-cautious --json
+contains "$tmp/out" '"oracle_hand":true' "eval --search reports that it read the opponent's hand"
+expect_exit 0 "eval --search with the oracle hand, text" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 24 --oracle-hand --games 2 --opponent heuristic-cautious
+contains "$tmp/out" "a diagnostic that cheats" "eval --search says in its text that it read the opponent's hand"
 # distill: a small student of the shipped model, read back by eval and used as the rollouts' model.
 expect_exit 0 "distill the shipped model" -- "$lcfr" distill --model "$src/models/lost-cities.pt" --out "$tmp/student.pt" --games 6 --holdout-games 2 --steps 5 --hidden-width 8 --json
 contains "$tmp/out" '"student":"lost-cities (encoding 1): 618 -> cards 8x1 relu -> 22"' "distill names the student's shape"
@@ -251,6 +255,10 @@ expect_exit 2 "search: --belief over a bot" -- "$lcfr" eval --bot random --searc
 contains "$tmp/err" "--belief needs --checkpoint or --model" "--belief needs a model"
 expect_exit 2 "search: --belief-policy bayes" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --search --belief 8 --belief-policy bayes --games 2
 contains "$tmp/err" "--belief-policy must be blueprint or opponent (got 'bayes')" "--belief-policy is named"
+expect_exit 2 "search: --oracle-hand without --search" -- "$lcfr" eval --bot random --oracle-hand --games 2
+contains "$tmp/err" "--oracle-hand needs --search" "--oracle-hand without --search is named"
+expect_exit 2 "search: --oracle-hand with --belief" -- "$lcfr" eval --bot random --search --oracle-hand --belief 8 --belief-policy opponent --games 2
+contains "$tmp/err" "--oracle-hand and --belief cannot be combined" "--oracle-hand with --belief is refused"
 expect_exit 2 "search: --belief-policy opponent without --belief" -- "$lcfr" eval --bot random --search --belief-policy opponent --games 2
 contains "$tmp/err" "--belief-policy opponent needs --belief" "--belief-policy opponent needs worlds"
 expect_exit 2 "agent --search --belief" -- "$lcfr" agent --search --belief 8

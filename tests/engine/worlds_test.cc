@@ -95,6 +95,32 @@ TEST_CASE("SampleWorld reads nothing hidden", "[worlds]") {
   }
 }
 
+TEST_CASE("OracleHandWorld keeps the opponent's true hand and draws only the deck's order",
+          "[worlds]") {
+  const LostCities game;
+  int reordered = 0;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    const State s = RandomPlayState(game, seed, static_cast<int>(seed * 13 % 140));
+    const int opp = 1 - s.player;
+    Rng rng(seed);
+    const State w = OracleHandWorld(s, rng);
+    INFO("seed " << seed);
+    REQUIRE(game.CheckInvariants(w).ok());
+    CHECK(game.MoverView(w) == game.MoverView(s));
+    // The opponent's hand is the real one, unknown cards too (SampleWorld's would differ).
+    const std::vector<Card> real(s.hand[opp].begin(), s.hand[opp].begin() + s.hand_count[opp]);
+    const std::vector<Card> dealt(w.hand[opp].begin(), w.hand[opp].begin() + w.hand_count[opp]);
+    CHECK(dealt == Sorted(real));
+    // The deck holds the same cards, reshuffled: its order is the only thing drawn.
+    const std::vector<Card> deck(s.deck.begin(), s.deck.begin() + s.deck_size);
+    const std::vector<Card> drawn(w.deck.begin(), w.deck.begin() + w.deck_size);
+    CHECK(Sorted(drawn) == Sorted(deck));
+    reordered += drawn != deck;
+    for (size_t j = w.deck_size; j < w.deck.size(); ++j) CHECK(w.deck[j] == kNoCard);
+  }
+  CHECK(reordered >= 15);  // decks of two or more cards come back shuffled
+}
+
 // Pearson's chi-square of where each hidden card lands (one of the deck positions, or the
 // opponent's unknown slots taken together) over `n` worlds of `s`, against the uniform deal;
 // with its degrees of freedom. `world(rng)` samples one world.

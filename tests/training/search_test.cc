@@ -826,6 +826,43 @@ TEST_CASE("Search's belief options are checked, naming the flag", "[search]") {
   CHECK_THAT(message(c), Catch::Contains("--belief-policy opponent needs --belief"));
 }
 
+TEST_CASE("Search's oracle hand reads the opponent's true hand, and only with the flag",
+          "[search]") {
+  const LostCities game;
+  // Two deals that look the same to player 0: the opponent's first card swapped with the deck's
+  // top card (both hidden from player 0).
+  const State s = game.DealFromSeed(7);
+  State t = s;
+  std::swap(t.hand[1][0], t.deck[t.deck_size - 1]);
+  std::sort(t.hand[1].begin(), t.hand[1].begin() + t.hand_count[1]);
+  game.RefreshCaches(t);
+  REQUIRE(game.CheckInvariants(t).ok());
+  REQUIRE(game.MoverView(t) == game.MoverView(s));
+  REQUIRE(t.hand[1] != s.hand[1]);
+  Blueprint bot;
+  bot.bot = "heuristic-balanced";
+  SearchConfig config;
+  config.rollouts = 400;
+  auto means = [&](const SearchConfig& c, const State& state) {
+    auto player = Make(game, bot, c);
+    engine::Rng rng(3);
+    player->ActOnState(game, state, rng);
+    return player->last_decision().mean;
+  };
+  // Without it the search reads only what player 0 knows: the same means for both deals.
+  CHECK(means(config, s) == means(config, t));
+  // With it the worlds deal each deal's own hand: the means differ, and repeat for the same one.
+  config.oracle_hand = true;
+  const std::vector<double> oracle = means(config, s);
+  CHECK(oracle != means(config, t));
+  CHECK(oracle == means(config, s));
+  CHECK(oracle.size() == game.LegalActions(s).size());  // a bot blueprint: every legal action
+  // It replaces the worlds a belief would draw.
+  config.belief = 10;
+  CHECK_THAT(std::string(config.Validate().message()),
+             Catch::Contains("--oracle-hand and --belief cannot be combined"));
+}
+
 // A game's first `decisions` decisions (or fewer, ending with player 0 to move): player 0 plays
 // random legal moves, player 1 the bot `opponent`; the searching player is told every one.
 State BotPrefix(const LostCities& game, uint64_t seed, int decisions, SearchPlayer& player,
