@@ -49,10 +49,7 @@ State SampleWorld(const LostCities& game, const State& s, Rng& rng) {
 }
 
 State OracleHandWorld(const State& s, Rng& rng) {
-  State world = s;
-  auto& hand = world.hand[1 - s.player];
-  const int count = s.hand_count[1 - s.player];
-  std::sort(hand.begin(), hand.begin() + count);
+  State world = s;  // the hands stay sorted, as the engine keeps them
   LostCities::ShuffleRemainingDeck(world, rng);
   std::fill(world.deck.begin() + world.deck_size, world.deck.end(), kNoCard);
   return world;

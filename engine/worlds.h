@@ -36,9 +36,9 @@ int OpponentUnknownCards(const State& s);
 State SampleWorld(const LostCities& game, const State& s, Rng& rng);
 
 // A world that cheats, for diagnostics (the search's --oracle-hand): `s` with the opponent's true
-// hand, sorted as SampleWorld sorts it, and only the deck's order drawn anew (uniformly). What a
-// search over it gains over SampleWorld's worlds bounds what any belief over the opponent's hand
-// could gain.
+// hand, and only the deck's order drawn anew (uniformly; past its size cleared, as SampleWorld
+// does). What a search over it gains over SampleWorld's worlds bounds what any belief over the
+// opponent's hand could gain.
 State OracleHandWorld(const State& s, Rng& rng);
 
 // ---- Worlds with a past (the belief of training/search.h) ----------------------------------
