@@ -192,6 +192,22 @@ expect_exit 2 "distill --holdout-games too many" -- "$lcfr" distill --model "$sr
 contains "$tmp/err" "--holdout-games must be in" "distill names --holdout-games"
 expect_exit 2 "distill without a teacher" -- "$lcfr" distill --out "$tmp/s2.pt"
 contains "$tmp/err" "give one of --checkpoint and --model" "distill wants a teacher"
+# distill --search-states: expert iteration, the search's rollouts by the student above.
+expect_exit 0 "distill with expert iteration" -- "$lcfr" distill --model "$src/models/lost-cities.pt" --out "$tmp/expert.pt" --games 6 --holdout-games 2 --steps 5 --hidden-width 8 --search-states 20 --rollouts 16 --rollout-model "$tmp/student.pt" --json
+contains "$tmp/out" '"searched_states":20' "distill reports the states it searched"
+contains "$tmp/out" '"search_choice_student":' "distill reports how far the fit moved toward the search"
+if [[ -s "$tmp/expert.pt" && -s "$tmp/expert.yaml" ]]; then pass; else fail "expert iteration wrote no networks file and configuration"; fi
+expect_exit 0 "distill with expert iteration, text" -- "$lcfr" distill --model "$src/models/lost-cities.pt" --out "$tmp/expert.pt" --games 4 --holdout-games 1 --steps 2 --hidden-width 8 --search-states 5 --rollouts 8 --candidates 2
+contains "$tmp/out" "expert iteration: 5 states searched" "distill's text reports the search"
+expect_exit 2 "distill --rollouts without --search-states" -- "$lcfr" distill --model "$src/models/lost-cities.pt" --out "$tmp/s2.pt" --games 4 --holdout-games 1 --rollouts 10
+contains "$tmp/err" "--rollouts needs --search-states" "distill's search flags need --search-states"
+expect_exit 2 "distill --search-states with the average policy" -- "$lcfr" distill --model "$src/models/lost-cities.pt" --out "$tmp/s2.pt" --games 4 --holdout-games 1 --search-states 5 --policy average
+contains "$tmp/err" "--search-states needs --policy current" "expert iteration needs the current policy"
+expect_exit 2 "distill --search-states with a bad objective" -- "$lcfr" distill --model "$src/models/lost-cities.pt" --out "$tmp/s2.pt" --games 4 --holdout-games 1 --search-states 5 --objective best
+contains "$tmp/err" "--objective" "distill names --objective"
+expect_exit 2 "distill --rollout-model of no file" -- "$lcfr" distill --model "$src/models/lost-cities.pt" --out "$tmp/s2.pt" --games 4 --holdout-games 1 --search-states 5 --rollout-model "$tmp/none.pt"
+contains "$tmp/err" "--rollout-model: $tmp/none.pt: no such file" "distill's --rollout-model names the file"
+if [[ ! -e "$tmp/s2.pt" && ! -e "$tmp/s2.yaml" ]]; then pass; else fail "a refused distill wrote its output"; fi
 expect_exit 2 "search: --rollout-model of no file" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --search --rollout-model "$tmp/none.pt" --games 2
 contains "$tmp/err" "--rollout-model: $tmp/none.pt: no such file" "--rollout-model names the file"
 expect_exit 2 "search: --rollout-model over a bot" -- "$lcfr" eval --bot random --search --rollout-model "$tmp/student.pt" --games 2
