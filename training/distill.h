@@ -19,12 +19,13 @@
 // search_states (drawn uniformly) are searched (training/search.h: the teacher's current policy
 // as the blueprint, `search`'s rollouts, candidates, threshold and objective, uniform worlds).
 // Where the search left the blueprint's draw b for its choice c, the advantage networks' target
-// (the teacher's raw outputs A) moves by s to c and by -s from b, s the range of A over the
+// (the teacher's raw outputs A) rises by s at c and falls by s at b, s the range of A over the
 // legal actions: E[target] = A + s (pi_S - pi), pi the teacher's current policy (b is a draw of
 // it) and pi_S the search's distribution over its choices, so the fit (whose minimiser is that
 // mean) raises what the search plays more often than the teacher and lowers what it plays less.
 // Elsewhere the targets are the teacher's outputs, as in plain distillation. The strategy and
 // value networks are distilled as before. Needs the teacher's current policy, sampled (`play`).
+// Measured on the shipped model, such a student made the search weaker (benchmarks/README.md).
 // Torch-free header.
 #ifndef LCFR_TRAINING_DISTILL_H_
 #define LCFR_TRAINING_DISTILL_H_
