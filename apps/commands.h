@@ -91,13 +91,6 @@ std::string SearchSummary(const training::SearchConfig& config);
 // OK without --search and no search option given, or with --search and a valid config; the
 // error names the flag.
 absl::Status CheckSearchOptions(const SearchOptions& options);
-// A searching player on `game`: the model's evaluators (from `store`, CPU, one per search
-// worker; null when no model plays) are built here, and the rollout model's from
-// `rollout_store` (--rollout-model; null without one).
-absl::StatusOr<std::unique_ptr<engine::Bot>> MakeSearchPlayer(
-    const engine::LostCities& game, const training::Blueprint& blueprint,
-    const training::SearchConfig& config, std::shared_ptr<const inference::ModelStore> store,
-    std::shared_ptr<const inference::ModelStore> rollout_store = nullptr);
 // The networks of --rollout-model `file` (config.rollout_model), checked to be a Lost Cities
 // model of `rules` (the blueprint's); errors name the flag and the file.
 absl::StatusOr<std::shared_ptr<const inference::ModelStore>> LoadRolloutModel(

@@ -164,31 +164,6 @@ absl::Status CheckSearchOptions(const SearchOptions& options) {
   return options.config.Validate();
 }
 
-absl::StatusOr<std::unique_ptr<engine::Bot>> MakeSearchPlayer(
-    const engine::LostCities& game, const training::Blueprint& blueprint,
-    const training::SearchConfig& config, std::shared_ptr<const inference::ModelStore> store,
-    std::shared_ptr<const inference::ModelStore> rollout_store) {
-  training::EvaluatorFactory factory, rollout_factory;
-  training::Evaluators evaluators, rollout_evaluators;
-  if (store) {
-    absl::StatusOr<training::Evaluators> made =
-        training::MakeEvaluators(store, inference::InferenceConfig{}, config.workers);
-    if (!made.ok()) return made.status();
-    evaluators = *std::move(made);
-    factory = training::HandOut(evaluators);
-  }
-  if (rollout_store) {
-    absl::StatusOr<training::Evaluators> made =
-        training::MakeEvaluators(rollout_store, inference::InferenceConfig{}, config.workers);
-    if (!made.ok()) return made.status();
-    rollout_evaluators = *std::move(made);
-    rollout_factory = training::HandOut(rollout_evaluators);
-  }
-  auto player = training::SearchPlayer::Create(game, blueprint, config, factory, rollout_factory);
-  if (!player.ok()) return player.status();
-  return std::unique_ptr<engine::Bot>(*std::move(player));
-}
-
 absl::StatusOr<std::shared_ptr<const inference::ModelStore>> LoadRolloutModel(
     const std::string& file, const engine::Rules& rules) {
   absl::StatusOr<training::CheckpointPolicy> loaded = training::LoadModelPolicy(file);
@@ -245,7 +220,7 @@ absl::StatusOr<LoadedPlayer> LoadSearchingPlayer(const std::string& checkpoint,
   }
   const engine::LostCities game(loaded.rules);
   absl::StatusOr<std::unique_ptr<engine::Bot>> player =
-      MakeSearchPlayer(game, blueprint, config, store, rollout_store);
+      training::MakeSearchPlayer(game, blueprint, config, store, rollout_store);
   if (!player.ok()) return player.status();
   loaded.bot = *std::move(player);
   loaded.name = "search over " + loaded.name;

@@ -46,4 +46,27 @@ std::function<std::unique_ptr<traversal::Evaluator>(int worker)> HandOut(Evaluat
   };
 }
 
+absl::StatusOr<std::unique_ptr<SearchPlayer>> MakeSearchPlayer(
+    const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
+    std::shared_ptr<const inference::ModelStore> store,
+    std::shared_ptr<const inference::ModelStore> rollout_store) {
+  EvaluatorFactory factory, rollout_factory;
+  Evaluators evaluators, rollout_evaluators;  // handed out to the player's workers in Create
+  if (store) {
+    absl::StatusOr<Evaluators> made =
+        MakeEvaluators(std::move(store), inference::InferenceConfig{}, config.workers);
+    if (!made.ok()) return made.status();
+    evaluators = *std::move(made);
+    factory = HandOut(evaluators);
+  }
+  if (rollout_store) {
+    absl::StatusOr<Evaluators> made =
+        MakeEvaluators(std::move(rollout_store), inference::InferenceConfig{}, config.workers);
+    if (!made.ok()) return made.status();
+    rollout_evaluators = *std::move(made);
+    rollout_factory = HandOut(rollout_evaluators);
+  }
+  return SearchPlayer::Create(game, blueprint, config, factory, rollout_factory);
+}
+
 }  // namespace lcfr::training

@@ -15,6 +15,7 @@
 #include "engine/lost_cities.h"
 #include "inference/batched_evaluator.h"
 #include "training/config.h"
+#include "training/search.h"
 
 namespace lcfr::training {
 
@@ -78,6 +79,15 @@ absl::StatusOr<Evaluators> MakeEvaluators(std::shared_ptr<const inference::Model
 // A factory for TraversalRunner or PlayNetworkMatch that hands out `evaluators` by worker index,
 // each once. `evaluators` must outlive the factory's calls.
 std::function<std::unique_ptr<traversal::Evaluator>(int worker)> HandOut(Evaluators& evaluators);
+
+// A searching player on `game` (lcfr eval, agent, play; distill's expert iteration): the model's
+// evaluators (from `store`, CPU, one per search worker; null when no model plays) are built here,
+// and the rollout model's from `rollout_store` (--rollout-model; null without one); the player
+// owns them.
+absl::StatusOr<std::unique_ptr<SearchPlayer>> MakeSearchPlayer(
+    const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
+    std::shared_ptr<const inference::ModelStore> store,
+    std::shared_ptr<const inference::ModelStore> rollout_store = nullptr);
 
 }  // namespace lcfr::training
 

@@ -189,24 +189,9 @@ absl::StatusOr<std::vector<std::pair<int, int>>> SearchStates(
   const int threads =
       static_cast<int>(std::min<int64_t>(config.workers, std::max<size_t>(1, picked.size())));
   std::vector<std::unique_ptr<SearchPlayer>> players;
-  std::vector<Evaluators> keep;  // the evaluators outlive the players' factories' calls
-  keep.reserve(2 * static_cast<size_t>(threads));
   for (int t = 0; t < threads; ++t) {
-    absl::StatusOr<Evaluators> evaluators =
-        MakeEvaluators(teacher.store, inference::InferenceConfig{}, 1);
-    if (!evaluators.ok()) return evaluators.status();
-    keep.push_back(*std::move(evaluators));
-    EvaluatorFactory rollout_factory;
-    if (rollout_model) {
-      absl::StatusOr<Evaluators> rollout =
-          MakeEvaluators(rollout_model, inference::InferenceConfig{}, 1);
-      if (!rollout.ok()) return rollout.status();
-      keep.push_back(*std::move(rollout));
-      rollout_factory = HandOut(keep.back());
-    }
     absl::StatusOr<std::unique_ptr<SearchPlayer>> player =
-        SearchPlayer::Create(game, blueprint, search,
-                             HandOut(keep[keep.size() - (rollout_model ? 2 : 1)]), rollout_factory);
+        MakeSearchPlayer(game, blueprint, search, teacher.store, rollout_model);
     if (!player.ok()) return player.status();
     players.push_back(*std::move(player));
   }
