@@ -52,19 +52,21 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> MakeSearchPlayer(
     std::shared_ptr<const inference::ModelStore> rollout_store) {
   EvaluatorFactory factory, rollout_factory;
   Evaluators evaluators, rollout_evaluators;  // handed out to the player's workers in Create
-  if (store) {
-    absl::StatusOr<Evaluators> made =
-        MakeEvaluators(std::move(store), inference::InferenceConfig{}, config.workers);
-    if (!made.ok()) return made.status();
-    evaluators = *std::move(made);
-    factory = HandOut(evaluators);
-  }
-  if (rollout_store) {
-    absl::StatusOr<Evaluators> made =
-        MakeEvaluators(std::move(rollout_store), inference::InferenceConfig{}, config.workers);
-    if (!made.ok()) return made.status();
-    rollout_evaluators = *std::move(made);
-    rollout_factory = HandOut(rollout_evaluators);
+  // One evaluator per worker for `from`'s networks, handed out by `out` (none without a store).
+  auto wire = [&config](std::shared_ptr<const inference::ModelStore> from, Evaluators& made,
+                        EvaluatorFactory& out) -> absl::Status {
+    if (!from) return absl::OkStatus();
+    absl::StatusOr<Evaluators> built =
+        MakeEvaluators(std::move(from), inference::InferenceConfig{}, config.workers);
+    if (!built.ok()) return built.status();
+    made = *std::move(built);
+    out = HandOut(made);
+    return absl::OkStatus();
+  };
+  if (absl::Status s = wire(std::move(store), evaluators, factory); !s.ok()) return s;
+  if (absl::Status s = wire(std::move(rollout_store), rollout_evaluators, rollout_factory);
+      !s.ok()) {
+    return s;
   }
   return SearchPlayer::Create(game, blueprint, config, factory, rollout_factory);
 }

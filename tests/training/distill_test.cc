@@ -5,13 +5,11 @@
 #include "training/distill.h"
 
 #include <stdlib.h>
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
-#include <cstdio>
-#include <initializer_list>
 #include <string>
 
+#include "engine/files.h"
 #include "training/checkpoint.h"
 
 namespace lcfr::training {
@@ -20,14 +18,6 @@ namespace {
 std::string TempDir() {
   char name[] = "/tmp/lcfr_distill_test_XXXXXX";
   return ::mkdtemp(name);
-}
-
-// (Not std::filesystem: libtorch's copy of it can shadow the standard library's.)
-bool Exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
-
-void RemoveDir(const std::string& dir, std::initializer_list<const char*> files) {
-  for (const char* f : files) std::remove((dir + "/" + f).c_str());
-  ::rmdir(dir.c_str());
 }
 
 DistillConfig SmallExpertIteration() {
@@ -59,8 +49,8 @@ TEST_CASE("Expert iteration fits the advantage networks toward the search's choi
   // than the teacher does: the targets there moved by +1 toward it.
   INFO("teacher " << two->search_choice_teacher << ", student " << two->search_choice_student);
   CHECK(two->search_choice_student > two->search_choice_teacher + 0.1);
-  CHECK(Exists(dir + "/two.pt"));
-  CHECK(Exists(dir + "/two.yaml"));
+  CHECK(PathExists(dir + "/two.pt"));
+  CHECK(PathExists(dir + "/two.yaml"));
 
   // The search's choices (and so the targets) do not depend on how the states are spread over
   // threads: the same deviations, at states of the same teacher probability.
@@ -69,7 +59,7 @@ TEST_CASE("Expert iteration fits the advantage networks toward the search's choi
   REQUIRE(one.ok());
   CHECK(one->search_deviations == two->search_deviations);
   CHECK(one->search_choice_teacher == Approx(two->search_choice_teacher).epsilon(1e-6));
-  RemoveDir(dir, {"two.pt", "two.yaml", "one.pt", "one.yaml"});
+  CHECK(RemoveTree(dir).ok());
 }
 
 TEST_CASE("Expert iteration's refusals name the flag", "[distill]") {
@@ -103,9 +93,9 @@ TEST_CASE("Expert iteration's refusals name the flag", "[distill]") {
   const std::string dir = TempDir();
   const absl::StatusOr<DistillResult> r = Distill(*teacher, config, dir + "/s.pt");
   CHECK(absl::IsInvalidArgument(r.status()));
-  CHECK(!Exists(dir + "/s.pt"));
-  CHECK(!Exists(dir + "/s.yaml"));
-  RemoveDir(dir, {});
+  CHECK(!PathExists(dir + "/s.pt"));
+  CHECK(!PathExists(dir + "/s.yaml"));
+  CHECK(RemoveTree(dir).ok());
 }
 
 }  // namespace
