@@ -199,6 +199,7 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   search["worlds"] = config.worlds;
   search["candidates"] = config.candidates;
   search["threshold"] = config.threshold;
+  search["min_gain"] = config.min_gain;
   search["objective"] = config.objective;
   // The searched decisions that played for wins (--objective win: all; auto: its picks).
   search["win_objective_share"] =

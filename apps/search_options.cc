@@ -48,6 +48,11 @@ void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers) {
                        "standard errors by which the best candidate must beat the policy's own "
                        "choice to replace it")
           ->capture_default_str());
+  add(command
+          ->add_option("--min-gain", c.min_gain,
+                       "and by at least this much, whatever the noise: a share of rollouts won "
+                       "(--objective win) or points / 100 (score); 0.02 is 2 points of either")
+          ->capture_default_str());
   add(command->add_option(
       "--rollout-policy", c.rollout_policy,
       fmt::format("who plays the rollouts, both seats: model (the model with the player's "

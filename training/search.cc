@@ -118,6 +118,10 @@ absl::Status SearchConfig::Validate() const {
   if (!(threshold >= 0) || !std::isfinite(threshold)) {
     return bad("--threshold must be a finite number >= 0 (got ", threshold, ")");
   }
+  if (!(min_gain >= 0 && min_gain <= 1)) {
+    return bad("--min-gain must be in [0, 1] (got ", min_gain,
+               "; a share of rollouts won, or points / 100)");
+  }
   auto unknown = [&](const char* flag, const std::string& name) {
     std::string known;
     for (const std::string& bot : engine::BotNames()) known += ", " + bot;
@@ -945,7 +949,7 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     // A gain within float rounding (equal network estimates, summed in another order) is no
     // gain: payoffs move in steps of 0.01.
     constexpr double kRounding = 1e-6;
-    const bool beyond = gain > kRounding &&
+    const bool beyond = gain > kRounding && gain >= config_.min_gain &&
                         (std::isinf(se) ? config_.threshold == 0 : gain > config_.threshold * se);
     if (beyond) chosen = candidates[best];
   }

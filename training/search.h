@@ -69,6 +69,11 @@ struct SearchConfig {
   // measured stronger than all at the same budget (benchmarks/README.md, "Search at play time").
   int candidates = 4;
   double threshold = 1.0;  // standard errors by which a* must beat the blueprint's choice
+  // And by at least this much, in the means' unit (a share of rollouts won with the win
+  // objective, the payoff / 100 with the score one: 0.02 is 2 points of either), whatever the
+  // standard error: SPARTA's absolute threshold (Lerer et al. 2020), which keeps the blueprint
+  // where the rollouts' bias, not their noise, decides a small difference. 0 = none.
+  double min_gain = 0.0;
   // The policy of both players in the rollouts: "" = the blueprint itself, "model" = the model
   // with the blueprint's play policy, a play policy's name ("current", "current-greedy",
   // "average", "average-greedy": the model with that one), or a bot's name (engine::MakeBot).
@@ -156,9 +161,9 @@ struct SearchConfig {
   // Whether the search infers the opponent's policy: two or more of them.
   bool infers_opponent() const { return opponent_policies().size() > 1; }
   // Errors name the command-line flag (--rollouts, --move-time-ms, --worlds, --candidates,
-  // --threshold, --rollout-policy, --opponent-rollout-policy, --opponent-worlds, --objective,
-  // --allocation, --drop-threshold, --rollout-depth, --belief, --belief-power, --belief-policy,
-  // --oracle-hand, --workers, --search-width).
+  // --threshold, --min-gain, --rollout-policy, --opponent-rollout-policy, --opponent-worlds,
+  // --objective, --allocation, --drop-threshold, --rollout-depth, --belief, --belief-power,
+  // --belief-policy, --oracle-hand, --workers, --search-width).
   absl::Status Validate() const;
 };
 

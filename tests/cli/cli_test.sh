@@ -241,6 +241,8 @@ expect_exit 2 "search: an unknown rollout policy" -- "$lcfr" agent --search --ro
 contains "$tmp/err" "--rollout-policy: unknown policy 'oracle'" "--rollout-policy is named"
 expect_exit 2 "search: a negative threshold" -- "$lcfr" eval --bot random --search --threshold -1 --games 2
 contains "$tmp/err" "--threshold must be" "--threshold is named"
+expect_exit 2 "search: --min-gain above 1" -- "$lcfr" eval --bot random --search --min-gain 2 --games 2
+contains "$tmp/err" "--min-gain must be in [0, 1]" "--min-gain is named"
 expect_exit 2 "search: a bad objective" -- "$lcfr" eval --bot random --search --objective fun --games 2
 contains "$tmp/err" "--objective must be score, win or auto" "--objective is named"
 expect_exit 2 "search: a bad allocation" -- "$lcfr" eval --bot random --search --allocation greedy --games 2

@@ -120,6 +120,17 @@ TEST_CASE("Search finds the winning last move with an oracle rollout policy", "[
   auto strict = Make(game, blueprint, config);
   engine::Rng rng2(5);
   CHECK(strict->ActOnState(game, s, rng2) == action);
+  // --min-gain: the move gains 0.10 (+1 point against -9), whatever its standard error.
+  config.min_gain = 0.09;
+  auto small_floor = Make(game, blueprint, config);
+  engine::Rng rng_small(5);
+  CHECK(small_floor->ActOnState(game, s, rng_small) == action);
+  config.min_gain = 0.11;
+  auto high_floor = Make(game, blueprint, config);
+  engine::Rng rng_high(5);
+  CHECK(high_floor->ActOnState(game, s, rng_high) == d.blueprint);
+  CHECK(high_floor->stats().deviations == 0);
+  config.min_gain = 0.0;
   // A single round leaves the standard error unknown: the blueprint's move unless threshold 0.
   config.rollouts = 1;
   config.threshold = 1.0;
@@ -617,6 +628,11 @@ TEST_CASE("Search configurations are checked, naming the flag", "[search]") {
   c = {};
   c.threshold = -0.5;
   CHECK_THAT(message(c), Catch::Contains("--threshold"));
+  for (double g : {-0.01, 1.5, std::nan("")}) {
+    c = {};
+    c.min_gain = g;
+    CHECK_THAT(message(c), Catch::Contains("--min-gain must be in [0, 1]"));
+  }
   c = {};
   c.rollout_policy = "oracle";
   CHECK_THAT(message(c), Catch::Contains("--rollout-policy: unknown policy 'oracle'"));
