@@ -65,7 +65,7 @@ if [[ "${SELF:-1}" != 0 ]]; then
 fi
 # The table: every result in OUT_DIR, in this order, each row over the seeds that have both runs.
 python3 - "$out" random discard-only heuristic-cautious heuristic-balanced heuristic-aggressive heuristic-noisy <<'PY'
-import glob, json, math, os, re, sys
+import glob, json, math, re, sys
 out, bots = sys.argv[1], sys.argv[2:]
 def runs(name):  # seed -> result
     found = {}
