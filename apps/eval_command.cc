@@ -81,7 +81,11 @@ void PrintResult(const EvalOptions& opts, const std::string& source, const std::
         100 * x["deviation_rate"].get<double>(), x["rollouts_per_decision"].get<double>(),
         x["mean_ms"].get<double>(), x["max_ms"].get<double>(), x["rollouts_per_s"].get<double>(),
         x["rows_per_forward"].get<double>());
-    if (x["oracle_hand"].get<bool>()) {
+    if (x["oracle_deck"].get<bool>()) {
+      fmt::print(
+          "  oracle deck    the search read the opponent's true hand and the deck's order "
+          "(--oracle-hand --oracle-deck): a diagnostic that cheats, not a player's strength\n");
+    } else if (x["oracle_hand"].get<bool>()) {
       fmt::print(
           "  oracle hand    the search read the opponent's true hand (--oracle-hand): a "
           "diagnostic that cheats, not a player's strength\n");
@@ -214,6 +218,7 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   search["belief_ess"] = st.mean_belief_ess();
   search["belief_policy"] = config.belief_policy;
   search["oracle_hand"] = config.oracle_hand;
+  search["oracle_deck"] = config.oracle_deck;
   search["rollout_model"] = config.rollout_model;
   search["rollout_policy"] = config.rollout_policy.empty() ? "self" : config.rollout_policy;
   search["opponent_rollout_policy"] = config.opponent_rollout_policy.empty()
@@ -380,6 +385,11 @@ CommandFn AddEvalCommand(CLI::App& app) {
       "--oracle-hand", opts->search.config.oracle_hand,
       "a diagnostic that cheats: the search's worlds deal the opponent's true hand (only the "
       "deck's order is drawn), to measure what a perfect belief could gain; not a way to play"));
+  opts->search.needs_search.push_back(sub->add_flag(
+      "--oracle-deck", opts->search.config.oracle_deck,
+      "with --oracle-hand, a diagnostic that cheats more: the deck's true order too, so the "
+      "search knows every hidden card (a clairvoyant's bound on what better worlds could "
+      "give); not a way to play"));
   sub->add_flag("--json", opts->json,
                 "one JSON object: win_rate, ci_low, ci_high, mean_score_diff, games, ...");
   return [opts] { return RunEval(*opts); };

@@ -55,6 +55,12 @@ State OracleHandWorld(const State& s, Rng& rng) {
   return world;
 }
 
+State OracleWorld(const State& s) {
+  State world = s;
+  std::fill(world.deck.begin() + world.deck_size, world.deck.end(), kNoCard);
+  return world;
+}
+
 SeenMove SeeMove(const LostCities& game, const State& before, int action, int observer) {
   const Move move = game.DecodeAction(action);
   SeenMove seen{before.player, move.kind, kNoCard};

@@ -41,6 +41,10 @@ State SampleWorld(const LostCities& game, const State& s, Rng& rng);
 // opponent's hand could gain.
 State OracleHandWorld(const State& s, Rng& rng);
 
+// The true state itself (the search's --oracle-deck), the deck past its size cleared: a search
+// over it knows every hidden card, the deck's future order included (a clairvoyant's bound).
+State OracleWorld(const State& s);
+
 // ---- Worlds with a past (the belief of training/search.h) ----------------------------------
 //
 // A world with a past is a whole game, deal and moves, that agrees with everything one player

@@ -184,6 +184,9 @@ absl::Status SearchConfig::Validate() const {
   if (belief_policy == "opponent" && belief == 0) {
     return bad("--belief-policy opponent needs --belief N (the worlds it weighs)");
   }
+  if (oracle_deck && !oracle_hand) {
+    return bad("--oracle-deck needs --oracle-hand (it reads the deck's order on top of the hand)");
+  }
   if (oracle_hand && belief > 0) {
     return bad(
         "--oracle-hand and --belief cannot be combined: the oracle deals the opponent's "
@@ -767,6 +770,8 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     if (believed) {
       world = belief_worlds[picks[r]];
       engine::LostCities::ShuffleRemainingDeck(world, world_rng);
+    } else if (config_.oracle_deck) {
+      world = engine::OracleWorld(state);
     } else if (config_.oracle_hand) {
       world = engine::OracleHandWorld(state, world_rng);
     } else {

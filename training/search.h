@@ -149,6 +149,12 @@ struct SearchConfig {
   // over the opponent's hand could gain (the ceiling of any --belief). Cannot be combined with
   // --belief (which draws the worlds itself).
   bool oracle_hand = false;
+  // With oracle_hand, the deck's true order too (lcfr eval --oracle-deck): every round plays the
+  // true state, and the rounds differ only in the rollout policies' own random draws. A
+  // clairvoyant: no belief can know the deck's order (given all a player can know, it is
+  // uniform), so what this search wins bounds from above what any choice of worlds could give
+  // the same candidates, rollout policies and budget.
+  bool oracle_deck = false;
   int workers = 1;  // threads per decision, each with its own evaluator and batcher
   int width = 128;  // rollouts in flight per thread (fibers)
 
@@ -163,7 +169,7 @@ struct SearchConfig {
   // Errors name the command-line flag (--rollouts, --move-time-ms, --worlds, --candidates,
   // --threshold, --min-gain, --rollout-policy, --opponent-rollout-policy, --opponent-worlds,
   // --objective, --allocation, --drop-threshold, --rollout-depth, --belief, --belief-power,
-  // --belief-policy, --oracle-hand, --workers, --search-width).
+  // --belief-policy, --oracle-hand, --oracle-deck, --workers, --search-width).
   absl::Status Validate() const;
 };
 

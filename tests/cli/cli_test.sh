@@ -176,6 +176,10 @@ expect_exit 0 "eval --search with the oracle hand (a diagnostic)" -- "$lcfr" eva
 contains "$tmp/out" '"oracle_hand":true' "eval --search reports that it read the opponent's hand"
 expect_exit 0 "eval --search with the oracle hand, text" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 24 --oracle-hand --games 2 --opponent heuristic-cautious
 contains "$tmp/out" "a diagnostic that cheats" "eval --search says in its text that it read the opponent's hand"
+expect_exit 0 "eval --search with the oracle deck (a diagnostic)" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 24 --oracle-hand --oracle-deck --games 2 --opponent heuristic-cautious --json
+contains "$tmp/out" '"oracle_deck":true' "eval --search reports that it read the deck"
+expect_exit 2 "search: the oracle deck without the oracle hand" -- "$lcfr" eval --bot heuristic-balanced --search --oracle-deck --games 2
+contains "$tmp/err" "--oracle-deck needs --oracle-hand" "--oracle-deck is named"
 # distill: a small student of the shipped model, read back by eval and used as the rollouts' model.
 expect_exit 0 "distill the shipped model" -- "$lcfr" distill --model "$src/models/lost-cities.pt" --out "$tmp/student.pt" --games 6 --holdout-games 2 --steps 5 --hidden-width 8 --json
 contains "$tmp/out" '"student":"lost-cities (encoding 1): 618 -> cards 8x1 relu -> 22"' "distill names the student's shape"

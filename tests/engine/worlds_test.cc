@@ -121,6 +121,33 @@ TEST_CASE("OracleHandWorld keeps the opponent's true hand and draws only the dec
   CHECK(reordered >= 15);  // decks of two or more cards come back shuffled
 }
 
+TEST_CASE("OracleWorld is the true state, the deck's drawn cards cleared", "[worlds]") {
+  const LostCities game;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    const State s = RandomPlayState(game, seed, static_cast<int>(seed * 13 % 140));
+    const State w = OracleWorld(s);
+    INFO("seed " << seed);
+    REQUIRE(game.CheckInvariants(w).ok());
+    CHECK(w.hand == s.hand);
+    CHECK(w.deck_size == s.deck_size);
+    CHECK(std::equal(w.deck.begin(), w.deck.begin() + w.deck_size, s.deck.begin()));
+    for (size_t j = w.deck_size; j < w.deck.size(); ++j) CHECK(w.deck[j] == kNoCard);
+    // The game goes on from it as from the state itself.
+    State a = s, b = w;
+    Rng ra(seed), rb(seed);
+    while (!LostCities::IsTerminal(a)) {
+      const std::vector<int> legal = game.LegalActions(a);
+      REQUIRE(legal == game.LegalActions(b));
+      const int action = legal[ra.Uniform(static_cast<uint32_t>(legal.size()))];
+      rb.Uniform(static_cast<uint32_t>(legal.size()));
+      game.ApplyUnchecked(a, action);
+      game.ApplyUnchecked(b, action);
+    }
+    REQUIRE(LostCities::IsTerminal(b));
+    CHECK(LostCities::Payoff(a, 0) == LostCities::Payoff(b, 0));
+  }
+}
+
 // Pearson's chi-square of where each hidden card lands (one of the deck positions, or the
 // opponent's unknown slots taken together) over `n` worlds of `s`, against the uniform deal;
 // with its degrees of freedom. `world(rng)` samples one world.

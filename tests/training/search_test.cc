@@ -873,10 +873,29 @@ TEST_CASE("Search's oracle hand reads the opponent's true hand, and only with th
   CHECK(oracle != means(config, t));
   CHECK(oracle == means(config, s));
   CHECK(oracle.size() == game.LegalActions(s).size());  // a bot blueprint: every legal action
+  // With the deck's order too, every round plays the true state: the means differ from the
+  // oracle hand's, repeat, and differ between the two deals.
+  config.oracle_deck = true;
+  const std::vector<double> all = means(config, s);
+  CHECK(all != oracle);
+  CHECK(all == means(config, s));
+  CHECK(all != means(config, t));
+  // Two deals with the same hands but another deck order (two deck cards swapped): the oracle
+  // deck plays each one's own.
+  State u = s;
+  std::swap(u.deck[0], u.deck[u.deck_size - 1]);
+  REQUIRE(game.CheckInvariants(u).ok());
+  CHECK(all != means(config, u));
+  config.oracle_deck = false;
   // It replaces the worlds a belief would draw.
   config.belief = 10;
   CHECK_THAT(std::string(config.Validate().message()),
              Catch::Contains("--oracle-hand and --belief cannot be combined"));
+  config.belief = 0;
+  config.oracle_hand = false;
+  config.oracle_deck = true;
+  CHECK_THAT(std::string(config.Validate().message()),
+             Catch::Contains("--oracle-deck needs --oracle-hand"));
 }
 
 // A game's first `decisions` decisions (or fewer, ending with player 0 to move): player 0 plays
