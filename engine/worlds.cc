@@ -48,16 +48,15 @@ State SampleWorld(const LostCities& game, const State& s, Rng& rng) {
   return world;
 }
 
-State OracleHandWorld(const State& s, Rng& rng) {
+State OracleWorld(const State& s) {
   State world = s;  // the hands stay sorted, as the engine keeps them
-  LostCities::ShuffleRemainingDeck(world, rng);
   std::fill(world.deck.begin() + world.deck_size, world.deck.end(), kNoCard);
   return world;
 }
 
-State OracleWorld(const State& s) {
-  State world = s;
-  std::fill(world.deck.begin() + world.deck_size, world.deck.end(), kNoCard);
+State OracleHandWorld(const State& s, Rng& rng) {
+  State world = OracleWorld(s);
+  LostCities::ShuffleRemainingDeck(world, rng);  // only the deck's first deck_size cards
   return world;
 }
 
