@@ -74,11 +74,12 @@ void PrintResult(const EvalOptions& opts, const std::string& source, const std::
   if (extra.contains("search")) {
     const auto& x = extra["search"];
     fmt::print(
-        "  search         {} decisions searched of {}, {:.1f}% left the policy's choice; "
-        "{:.0f} rollouts each, {:.0f} ms mean, {:.0f} ms max; {:.0f} rollouts/s, {:.1f} rows per "
-        "forward\n",
+        "  search         {} decisions searched of {}, {:.1f}% left the policy's choice ({:.1f}% "
+        "of card decisions, {:.1f}% of draws); {:.0f} rollouts each, {:.0f} ms mean, {:.0f} ms "
+        "max; {:.0f} rollouts/s, {:.1f} rows per forward\n",
         x["searched"].get<int64_t>(), x["decisions"].get<int64_t>(),
-        100 * x["deviation_rate"].get<double>(), x["rollouts_per_decision"].get<double>(),
+        100 * x["deviation_rate"].get<double>(), 100 * x["card_deviation_rate"].get<double>(),
+        100 * x["draw_deviation_rate"].get<double>(), x["rollouts_per_decision"].get<double>(),
         x["mean_ms"].get<double>(), x["max_ms"].get<double>(), x["rollouts_per_s"].get<double>(),
         x["rows_per_forward"].get<double>());
     if (x["oracle_deck"].get<bool>()) {
@@ -186,6 +187,15 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   search["searched"] = st.searched;
   search["deviation_rate"] =
       st.searched ? static_cast<double>(st.deviations) / static_cast<double>(st.searched) : 0.0;
+  // By phase: the card decisions' deviations and the draws' (the rest of the searched ones).
+  const int64_t draw_searched = st.searched - st.card_searched;
+  search["card_deviation_rate"] = st.card_searched ? static_cast<double>(st.card_deviations) /
+                                                         static_cast<double>(st.card_searched)
+                                                   : 0.0;
+  search["draw_deviation_rate"] = draw_searched
+                                      ? static_cast<double>(st.deviations - st.card_deviations) /
+                                            static_cast<double>(draw_searched)
+                                      : 0.0;
   search["rollouts_per_decision"] =
       st.searched ? static_cast<double>(st.rollouts) / static_cast<double>(st.searched) : 0.0;
   search["mean_ms"] = st.searched ? 1000 * st.seconds / static_cast<double>(st.searched) : 0.0;
@@ -203,6 +213,10 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   search["worlds"] = config.worlds;
   search["candidates"] = config.candidates;
   search["threshold"] = config.threshold;
+  search["turn_draws"] = config.turn_draws;
+  // The card decisions searched over card-and-draw pairs (--turn-draws), of all searched ones.
+  search["turn_share"] =
+      st.searched ? static_cast<double>(st.turn_searched) / static_cast<double>(st.searched) : 0.0;
   search["min_gain"] = config.min_gain;
   search["objective"] = config.objective;
   // The searched decisions that played for wins (--objective win: all; auto: its picks).

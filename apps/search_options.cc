@@ -116,6 +116,12 @@ void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers) {
       "a networks file (e.g. a student of lcfr distill) that plays the rollouts' model sides "
       "instead of the player's model: a cheaper network buys more rollouts; the player's own "
       "choice and the belief stay with its model"));
+  add(command
+          ->add_option("--turn-draws", c.turn_draws,
+                       "search a card decision's candidates together with the draw after them: "
+                       "each card action with the policy's K most probable draws, valued by its "
+                       "best (0: off, the rollout policy draws)")
+          ->capture_default_str());
   add(command->add_option("--search-width", c.width, "rollouts in flight per thread (fibers)")
           ->capture_default_str());
   if (workers) {
@@ -153,6 +159,7 @@ std::string SearchSummary(const training::SearchConfig& c) {
   std::string line = fmt::format("{} rollouts a decision ({}", c.rollouts, c.allocation);
   if (c.move_time_ms > 0) line += fmt::format(", at most {} ms", c.move_time_ms);
   line += ")";
+  if (c.turn_draws > 0) line += fmt::format(", card actions with {} draws each", c.turn_draws);
   if (!c.rollout_model.empty()) line += ", rollouts by " + c.rollout_model;
   return line;
 }

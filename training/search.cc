@@ -25,6 +25,7 @@ constexpr uint64_t kRolloutStream = 0x726f6c6c6f7574ULL;      // "rollout"
 constexpr uint64_t kBeliefStream = 0x62656c696566ULL;         // "belief"
 constexpr uint64_t kRacingShuffle = 0x72616365ULL;            // "race"
 constexpr uint64_t kOpponentStream = 0x6f70706f6e656e74ULL;   // "opponent"
+constexpr uint64_t kTurnStream = 0x7475726eULL;               // "turn"
 
 // Racing's phases: each plays this share of uniform's rounds (1/8), so a decision whose
 // candidates but b all trail clearly after the first phase costs 1/8 of the budget.
@@ -195,6 +196,10 @@ absl::Status SearchConfig::Validate() const {
   if (belief > 0 && worlds > 0) {
     return bad("--belief and --worlds cannot be combined: the belief draws every round's world");
   }
+  if (turn_draws < 0 || turn_draws > engine::kMaxColors + 1) {
+    return bad("--turn-draws must be in [0, ", engine::kMaxColors + 1, "] (got ", turn_draws,
+               "; 0 = off, the rollout policy draws)");
+  }
   if (workers < 1 || workers > 1024)
     return bad("--workers must be in [1, 1024] (got ", workers, ")");
   if (width < 1 || width > 65536) {
@@ -241,6 +246,9 @@ void SearchStats::Merge(const SearchStats& o) {
   searched += o.searched;
   deviations += o.deviations;
   win_objective += o.win_objective;
+  card_searched += o.card_searched;
+  card_deviations += o.card_deviations;
+  turn_searched += o.turn_searched;
   rollouts += o.rollouts;
   rounds += o.rounds;
   cut += o.cut;
@@ -590,12 +598,40 @@ int SearchPlayer::BlueprintChoice(const engine::State& state, engine::Rng& rng,
   return action;
 }
 
-double SearchPlayer::Rollout(const engine::State& world, int action, uint64_t stream, int opponent,
-                             traversal::PolicyClient& policy, Worker& worker, bool& cut) {
+std::vector<int> SearchPlayer::TurnDraws(const engine::State& state, int card, uint64_t seed,
+                                         int& preferred) {
+  engine::State after = state;
+  game_.ApplyUnchecked(after, card);
+  std::vector<int> draws;
+  preferred = -1;
+  if (engine::LostCities::IsTerminal(after) || after.phase != engine::Phase::kDraw) return draws;
+  const uint32_t legal = game_.LegalMask(after);
+  for (uint32_t m = legal; m; m &= m - 1) draws.push_back(std::countr_zero(m));
+  // The blueprint at the draw decision: the mover's own state after its card action, which
+  // reveals nothing it does not know.
+  engine::Rng own(engine::DeriveSeed({seed, kTurnStream, static_cast<uint64_t>(card)}));
+  std::vector<float> probabilities;
+  preferred = BlueprintChoice(after, own, probabilities);
+  if (probabilities.empty()) return draws;  // a bot: every legal draw
+  std::stable_sort(draws.begin(), draws.end(),
+                   [&](int x, int y) { return probabilities[x] > probabilities[y]; });
+  preferred = draws[0];
+  if (static_cast<int>(draws.size()) > config_.turn_draws) draws.resize(config_.turn_draws);
+  std::sort(draws.begin(), draws.end());
+  return draws;
+}
+
+double SearchPlayer::Rollout(const engine::State& world, int action, int draw, uint64_t stream,
+                             int opponent, traversal::PolicyClient& policy, Worker& worker,
+                             bool& cut) {
   engine::Rng rng(stream);
   engine::State t = world;
   const int mover = engine::LostCities::CurrentPlayer(t);
   game_.ApplyUnchecked(t, action);
+  if (draw >= 0) {
+    LCFR_CHECK((game_.LegalMask(t) >> draw) & 1) << "the turn's draw " << draw << " is illegal";
+    game_.ApplyUnchecked(t, draw);
+  }
   // bots[p]: who plays seat p (the mover's seat: self_, the other: opponents_[opponent]).
   std::unique_ptr<PolicyBot> models[2];
   engine::Bot* bots[2];
@@ -669,14 +705,42 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     }
     std::sort(candidates.begin(), candidates.end());
   }
+  LCFR_CHECK(std::find(candidates.begin(), candidates.end(), b) != candidates.end())
+      << "the blueprint chose an illegal action " << b;
+  // The turn searched whole (turn_draws, a card decision with a choice): each card action with
+  // its draws, b's pair with the blueprint's own draw after it the fallback.
+  std::vector<int> draws(candidates.size(), -1);
+  int b_draw = -1;
+  const bool turn =
+      config_.turn_draws > 0 && state.phase == engine::Phase::kCard && candidates.size() > 1;
+  if (turn) {
+    std::vector<int> cards, after;
+    for (int c : candidates) {
+      int preferred = -1;
+      std::vector<int> d = TurnDraws(state, c, seed, preferred);
+      if (c == b) b_draw = preferred;
+      if (d.empty()) d.push_back(-1);
+      for (int x : d) cards.push_back(c), after.push_back(x);
+    }
+    std::vector<size_t> order(cards.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+      return std::pair(cards[x], after[x]) < std::pair(cards[y], after[y]);
+    });
+    candidates.clear();
+    draws.clear();
+    for (size_t i : order) candidates.push_back(cards[i]), draws.push_back(after[i]);
+  }
   last_ = SearchDecision{};
   last_.candidates = candidates;
+  last_.draws = draws;
   last_.blueprint = b;
   ++stats_.decisions;
   const int count = static_cast<int>(candidates.size());
-  const int kb =
-      static_cast<int>(std::find(candidates.begin(), candidates.end(), b) - candidates.begin());
-  LCFR_CHECK_LT(kb, count) << "the blueprint chose an illegal action " << b;
+  // b's pair: its most probable draw is among a model's K, a bot's choice among all its draws.
+  int kb = 0;
+  while (kb < count && (candidates[kb] != b || draws[kb] != b_draw)) ++kb;
+  LCFR_CHECK_LT(kb, count) << "the blueprint's action " << b << " is not a candidate";
   if (count == 1) {
     last_.chosen = b;
     last_.mean.assign(1, 0.0);
@@ -780,7 +844,7 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     bool was_cut = false;
     const int64_t slot = static_cast<int64_t>(r) * count + k;
     const int opponent = opponent_of_round.empty() ? 0 : opponent_of_round[r];
-    y[slot] = Rollout(world, candidates[k],
+    y[slot] = Rollout(world, candidates[k], draws[k],
                       engine::DeriveSeed({seed, kRolloutStream, static_cast<uint64_t>(r)}),
                       opponent, policy, worker, was_cut);
     cut[slot] = was_cut;
@@ -948,9 +1012,24 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     if (n > 0 && last_.mean[k] > last_.mean[best]) best = k;
   }
   int chosen = b;
-  if (best != kb) {
-    const double gain = last_.mean[best] - last_.mean[kb];
-    const double se = last_.stderr_d[best];
+  if (candidates[best] != b) {
+    // Against b at its best: b's pair with the best mean (without turn draws, b itself).
+    int base = kb;
+    for (int k : active) {
+      if (candidates[k] == b && last_.mean[k] > last_.mean[base]) base = k;
+    }
+    const double gain = last_.mean[best] - last_.mean[base];
+    double se = last_.stderr_d[best];
+    if (base != kb) {
+      double sum_d = 0, sum_d2 = 0;
+      for (int r : complete) {
+        const int64_t row = static_cast<int64_t>(r) * count;
+        const double d = value(y[row + best]) - value(y[row + base]);
+        sum_d += d;
+        sum_d2 += d * d;
+      }
+      se = StandardError(sum_d, sum_d2, n);
+    }
     // A gain within float rounding (equal network estimates, summed in another order) is no
     // gain: payoffs move in steps of 0.01.
     constexpr double kRounding = 1e-6;
@@ -963,6 +1042,11 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
   last_.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   ++stats_.searched;
   stats_.deviations += chosen != b;
+  if (state.phase == engine::Phase::kCard) {
+    ++stats_.card_searched;
+    stats_.card_deviations += chosen != b;
+  }
+  stats_.turn_searched += turn;
   stats_.win_objective += last_.win_objective;
   stats_.rollouts += last_.rollouts;
   stats_.rounds += n;

@@ -10,7 +10,9 @@
 //     distribution over the legal actions.
 //  2. The candidates: the blueprint's M most probable (default 4; ties: lower action id first)
 //     together with b, or every legal action (M = 0, or a bot blueprint, which gives no
-//     ranking). A single candidate is played at once, without rollouts.
+//     ranking). A single candidate is played at once, without rollouts. With turn_draws K at a
+//     card decision the candidates are pairs: each such card action with the K draws the
+//     blueprint finds most probable after it (below).
 //  3. Rounds r = 0, 1, ...: a world W_r (engine/worlds.h: the hidden cards dealt anew, uniformly;
 //     with K > 0 worlds, round r reuses world r mod K) and for every candidate a one rollout: a
 //     applied to W_r, then the rollout policies (one for the searching player's side, one for
@@ -155,6 +157,17 @@ struct SearchConfig {
   // uniform), so what this search wins bounds from above what any choice of worlds could give
   // the same candidates, rollout policies and budget.
   bool oracle_deck = false;
+  // The turn searched whole (lcfr --turn-draws K): at a card decision each candidate card action
+  // a is rolled out together with each of the K draws the blueprint finds most probable after it
+  // (every legal draw with a bot blueprint, which gives no ranking), so that a card action is
+  // valued by its best draw, as the search will play it, rather than by the rollout policy's
+  // draw. The draw follows the card action with nothing revealed between them (the card just
+  // played or discarded is public), so fixing it before the world is seen is a strategy the
+  // player can follow: no strategy fusion. The pairs are the decision's candidates (their
+  // rounds, allocation and means as above); the best pair's card action is played when the
+  // pair beats b's best pair by the threshold, else b, and the draw decision that follows is
+  // searched afresh. 0 = off: the rollout policy draws.
+  int turn_draws = 0;
   int workers = 1;  // threads per decision, each with its own evaluator and batcher
   int width = 128;  // rollouts in flight per thread (fibers)
 
@@ -169,7 +182,7 @@ struct SearchConfig {
   // Errors name the command-line flag (--rollouts, --move-time-ms, --worlds, --candidates,
   // --threshold, --min-gain, --rollout-policy, --opponent-rollout-policy, --opponent-worlds,
   // --objective, --allocation, --drop-threshold, --rollout-depth, --belief, --belief-power,
-  // --belief-policy, --oracle-hand, --oracle-deck, --workers, --search-width).
+  // --belief-policy, --oracle-hand, --oracle-deck, --turn-draws, --workers, --search-width).
   absl::Status Validate() const;
 };
 
@@ -192,7 +205,10 @@ struct Blueprint {
 
 // The figures of one decision.
 struct SearchDecision {
-  std::vector<int> candidates;   // action ids, ascending
+  // Action ids, ascending; with turn_draws at a card decision a card action once per draw that
+  // follows it (the pairs ascending by card, then draw).
+  std::vector<int> candidates;
+  std::vector<int> draws;        // per candidate: the draw rolled out after it, or -1 (none)
   std::vector<double> mean;      // per candidate: mean result (payoff / 100, or wins) over rounds
   std::vector<double> stderr_d;  // per candidate: standard error of (its result - b's), paired
   std::vector<int> played;       // per candidate: the rounds its mean is over
@@ -211,9 +227,12 @@ struct SearchDecision {
 // Totals over a player's decisions.
 struct SearchStats {
   int64_t decisions = 0;
-  int64_t searched = 0;       // decisions with more than one candidate
-  int64_t deviations = 0;     // searched decisions where a* replaced the blueprint's choice
-  int64_t win_objective = 0;  // searched decisions that played for wins (SearchDecision's)
+  int64_t searched = 0;         // decisions with more than one candidate
+  int64_t deviations = 0;       // searched decisions where a* replaced the blueprint's choice
+  int64_t win_objective = 0;    // searched decisions that played for wins (SearchDecision's)
+  int64_t card_searched = 0;    // searched decisions of the card phase (the rest are draws)
+  int64_t card_deviations = 0;  // of them, those where a* replaced the blueprint's choice
+  int64_t turn_searched = 0;    // searched card decisions over card-and-draw pairs (turn_draws)
   int64_t rollouts = 0;
   int64_t rounds = 0;
   int64_t cut = 0;             // rollouts ended by the value network (rollout_depth)
@@ -284,8 +303,13 @@ class SearchPlayer : public engine::Bot {
   // One rollout, the worker's rollout policies for the two sides (the model through `policy`);
   // `cut` is set when the value network ended it.
   // `opponent`: the index of the opponent's rollout policy.
-  double Rollout(const engine::State& world, int action, uint64_t stream, int opponent,
+  // `draw` (-1: none) is applied after `action` (turn_draws), before the rollout policies play.
+  double Rollout(const engine::State& world, int action, int draw, uint64_t stream, int opponent,
                  traversal::PolicyClient& policy, Worker& worker, bool& cut);
+  // The draws searched after card action `card` (turn_draws): its state's legal draws, the
+  // blueprint's K most probable (ties: the lower action) or all of them for a bot blueprint;
+  // `preferred` is the blueprint's own (the model's most probable draw, the bot's choice).
+  std::vector<int> TurnDraws(const engine::State& state, int card, uint64_t seed, int& preferred);
   // The value network's estimate of `t` for `mover` (rollout_depth), in payoff units / 100.
   double CutValue(const engine::State& t, int mover, traversal::PolicyClient& policy);
   // seen_[seat] for a decision in `state`, emptied at a game's first decision (a new game), which

@@ -176,6 +176,13 @@ expect_exit 0 "eval --search with the oracle hand (a diagnostic)" -- "$lcfr" eva
 contains "$tmp/out" '"oracle_hand":true' "eval --search reports that it read the opponent's hand"
 expect_exit 0 "eval --search with the oracle hand, text" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 24 --oracle-hand --games 2 --opponent heuristic-cautious
 contains "$tmp/out" "a diagnostic that cheats" "eval --search says in its text that it read the opponent's hand"
+expect_exit 0 "eval --search with turn draws" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 60 --turn-draws 2 --games 2 --opponent heuristic-cautious --json
+contains "$tmp/out" '"turn_draws":2' "eval --search reports its turn draws"
+contains "$tmp/out" '"card_deviation_rate"' "eval --search reports the card decisions' deviations"
+expect_exit 2 "search: --turn-draws above 7" -- "$lcfr" eval --bot random --search --turn-draws 9 --games 2
+contains "$tmp/err" "--turn-draws must be in [0, 7]" "--turn-draws is named"
+expect_exit 2 "search: --turn-draws without --search" -- "$lcfr" eval --bot random --turn-draws 2 --games 2
+contains "$tmp/err" "--turn-draws needs --search" "--turn-draws needs --search"
 expect_exit 0 "eval --search with the oracle deck (a diagnostic)" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 24 --oracle-hand --oracle-deck --games 2 --opponent heuristic-cautious --json
 contains "$tmp/out" '"oracle_deck":true' "eval --search reports that it read the deck"
 expect_exit 2 "search: the oracle deck without the oracle hand" -- "$lcfr" eval --bot heuristic-balanced --search --oracle-deck --games 2

@@ -314,7 +314,8 @@ TEST_CASE("Search decides the same for any widths and workers", "[search]") {
   config.rollouts = 40;
   config.threshold = 0.5;
   config.allocation = GENERATE(as<std::string>{}, "uniform", "halving", "racing");
-  INFO("allocation " << config.allocation);
+  config.turn_draws = GENERATE(0, 2);
+  INFO("allocation " << config.allocation << ", turn draws " << config.turn_draws);
   std::vector<std::pair<int, int>> shapes = {{1, 1}, {2, 8}, {1, 5}, {3, 64}};
   std::vector<std::vector<SearchDecision>> decisions(shapes.size());
   for (size_t k = 0; k < shapes.size(); ++k) {
@@ -338,6 +339,7 @@ TEST_CASE("Search decides the same for any widths and workers", "[search]") {
     INFO("workers " << shapes[k].first << ", width " << shapes[k].second);
     for (size_t i = 0; i < decisions[0].size(); ++i) {
       CHECK(decisions[k][i].candidates == decisions[0][i].candidates);
+      CHECK(decisions[k][i].draws == decisions[0][i].draws);
       CHECK(decisions[k][i].mean == decisions[0][i].mean);
       CHECK(decisions[k][i].stderr_d == decisions[0][i].stderr_d);
       CHECK(decisions[k][i].chosen == decisions[0][i].chosen);
@@ -346,6 +348,155 @@ TEST_CASE("Search decides the same for any widths and workers", "[search]") {
     }
   }
   CHECK(decisions[0][0].rollouts > 0);
+}
+
+// Player 0's payoff / 100 from `s` after `action` and then `draw` (-1: none), `bot` playing both
+// seats to the end: a rollout of a deterministic bot from the true state, computed here.
+double PlayedOut(const LostCities& game, State s, int action, int draw, const std::string& bot) {
+  auto policy = engine::MakeBot(bot);
+  REQUIRE(policy.ok());
+  engine::Rng rng(0);
+  game.ApplyUnchecked(s, action);
+  if (draw >= 0) game.ApplyUnchecked(s, draw);
+  while (!LostCities::IsTerminal(s)) game.ApplyUnchecked(s, (*policy)->ActOnState(game, s, rng));
+  return LostCities::Payoff(s, 0) / LostCities::DefaultPayoffScale();
+}
+
+TEST_CASE("Search's turn draws value a card action by its best draw", "[search]") {
+  const LostCities game;
+  // A scripted blueprint (every legal action, every legal draw after it), deterministic rollouts
+  // of the balanced heuristic, and every round the true state (oracle hand and deck): each
+  // candidate's mean is exactly one played-out game, computed here independently.
+  Blueprint bot;
+  bot.bot = "heuristic-cautious";
+  SearchConfig config;
+  config.rollout_policy = "heuristic-balanced";
+  config.oracle_hand = config.oracle_deck = true;
+  config.rollouts = 2000;
+  int changed = 0;
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    // A mid-game card decision of player 0: both seats play the balanced heuristic to it.
+    State s = game.DealFromSeed(seed);
+    auto prefix = engine::MakeBot("heuristic-balanced");
+    REQUIRE(prefix.ok());
+    engine::Rng rng_prefix(seed);
+    while (s.decisions < 20 + 2 * seed || s.player != 0) {
+      game.ApplyUnchecked(s, (*prefix)->ActOnState(game, s, rng_prefix));
+    }
+    REQUIRE(s.phase == engine::Phase::kCard);
+    INFO("seed " << seed);
+    config.turn_draws = 2;  // a bot blueprint gives no ranking: every legal draw
+    auto turn = Make(game, bot, config);
+    engine::Rng rng(seed);
+    const int chosen = turn->ActOnState(game, s, rng);
+    const SearchDecision& d = turn->last_decision();
+    CHECK(turn->stats().turn_searched == 1);
+    CHECK(turn->stats().card_searched == 1);
+    // The pairs: every legal card action with every legal draw after it, ascending.
+    std::vector<std::pair<int, int>> expected;
+    for (int a : game.LegalActions(s)) {
+      State after = s;
+      game.ApplyUnchecked(after, a);
+      for (int draw : game.LegalActions(after)) expected.emplace_back(a, draw);
+    }
+    REQUIRE(d.candidates.size() == expected.size());
+    REQUIRE(d.draws.size() == expected.size());
+    // Each pair's mean is its game played out; each card action's value is its best pair's.
+    std::vector<double> best_of(game.num_actions(), -1e9);
+    for (size_t k = 0; k < expected.size(); ++k) {
+      CHECK(std::pair(d.candidates[k], d.draws[k]) == expected[k]);
+      const double v =
+          PlayedOut(game, s, expected[k].first, expected[k].second, config.rollout_policy);
+      CHECK(d.mean[k] == Approx(v).margin(1e-9));
+      best_of[expected[k].first] = std::max(best_of[expected[k].first], v);
+    }
+    // The choice: the best pair's card action when it beats b's best pair (no noise here).
+    int want = d.blueprint;
+    for (int a : game.LegalActions(s)) {
+      if (best_of[a] > best_of[want] + 1e-6) want = a;
+    }
+    CHECK(chosen == want);
+    // Without turn draws the rollout policy draws: each card action is one game played out.
+    config.turn_draws = 0;
+    auto plain = Make(game, bot, config);
+    engine::Rng rng2(seed);
+    const int plain_choice = plain->ActOnState(game, s, rng2);
+    CHECK(plain->last_decision().draws ==
+          std::vector<int>(plain->last_decision().candidates.size(), -1));
+    CHECK(plain->stats().turn_searched == 0);
+    double plain_best = -1e9;
+    for (int a : game.LegalActions(s)) {
+      plain_best = std::max(plain_best, PlayedOut(game, s, a, -1, config.rollout_policy));
+    }
+    CHECK(PlayedOut(game, s, plain_choice, -1, config.rollout_policy) == Approx(plain_best));
+    changed += plain_choice != chosen;
+  }
+  // On some of these positions the draw after the card action changes which card is best.
+  CHECK(changed > 0);
+}
+
+TEST_CASE("Search's turn draws take the model's most probable draws, at card decisions only",
+          "[search]") {
+  const LostCities game(ShortRules());
+  Blueprint model;
+  model.play.source = PlayPolicy::Source::kCurrent;
+  SearchConfig config;
+  config.rollouts = 60;
+  config.turn_draws = 2;
+  auto evaluator = Pseudo(game)(0);
+  traversal::PolicyClient direct = traversal::PolicyClient::Direct(evaluator.get());
+  PolicyBot blueprint(&direct, model.play, game);
+  int pairs_seen = 0;
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    State s = game.DealFromSeed(seed);
+    engine::Rng prefix(seed);
+    for (int j = 0; j < 30 + static_cast<int>(seed); ++j) {  // card decisions at even seeds
+      const std::vector<int> legal = game.LegalActions(s);
+      game.ApplyUnchecked(s, legal[prefix.Uniform(static_cast<uint32_t>(legal.size()))]);
+    }
+    INFO("seed " << seed);
+    auto player = Make(game, model, config, Pseudo(game));
+    engine::Rng rng(seed);
+    player->ActOnState(game, s, rng);
+    const SearchDecision& d = player->last_decision();
+    if (s.phase == engine::Phase::kDraw) {
+      CHECK(d.draws == std::vector<int>(d.candidates.size(), -1));
+      CHECK(player->stats().turn_searched == 0);
+      continue;
+    }
+    CHECK(player->stats().turn_searched == 1);
+    // Every card candidate with the blueprint's min(2, legal) most probable draws after it.
+    std::vector<int> cards = d.candidates;
+    cards.erase(std::unique(cards.begin(), cards.end()), cards.end());
+    CHECK(cards.size() <= 5);  // the 4 most probable and b
+    size_t expected = 0;
+    for (int c : cards) {
+      State after = s;
+      game.ApplyUnchecked(after, c);
+      engine::Rng unused(0);
+      blueprint.ActOnState(game, after, unused);
+      std::vector<int> draws = game.LegalActions(after);
+      std::stable_sort(draws.begin(), draws.end(), [&](int x, int y) {
+        return blueprint.probabilities()[x] > blueprint.probabilities()[y];
+      });
+      draws.resize(std::min<size_t>(draws.size(), 2));
+      std::sort(draws.begin(), draws.end());
+      std::vector<int> got;
+      for (size_t k = 0; k < d.candidates.size(); ++k) {
+        if (d.candidates[k] == c) got.push_back(d.draws[k]);
+      }
+      CHECK(got == draws);
+      expected += draws.size();
+    }
+    CHECK(d.candidates.size() == expected);
+    CHECK(d.rollouts == static_cast<int64_t>(d.rounds) * static_cast<int64_t>(expected));
+    pairs_seen += static_cast<int>(expected);
+  }
+  CHECK(pairs_seen > 0);
+  config.turn_draws = -1;
+  CHECK_THAT(std::string(config.Validate().message()), Catch::Contains("--turn-draws"));
+  config.turn_draws = 8;
+  CHECK_THAT(std::string(config.Validate().message()), Catch::Contains("--turn-draws"));
 }
 
 TEST_CASE("Search rolls out with the play policy its rollout policy names", "[search]") {
