@@ -714,22 +714,17 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
   const bool turn =
       config_.turn_draws > 0 && state.phase == engine::Phase::kCard && candidates.size() > 1;
   if (turn) {
-    std::vector<int> cards, after;
-    for (int c : candidates) {
+    // Ascending by card, then draw: the cards are, and TurnDraws returns each one's sorted.
+    const std::vector<int> cards = std::move(candidates);
+    candidates.clear();
+    draws.clear();
+    for (int c : cards) {
       int preferred = -1;
       std::vector<int> d = TurnDraws(state, c, seed, preferred);
       if (c == b) b_draw = preferred;
       if (d.empty()) d.push_back(-1);
-      for (int x : d) cards.push_back(c), after.push_back(x);
+      for (int x : d) candidates.push_back(c), draws.push_back(x);
     }
-    std::vector<size_t> order(cards.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-      return std::pair(cards[x], after[x]) < std::pair(cards[y], after[y]);
-    });
-    candidates.clear();
-    draws.clear();
-    for (size_t i : order) candidates.push_back(cards[i]), draws.push_back(after[i]);
   }
   last_ = SearchDecision{};
   last_.candidates = candidates;
