@@ -82,6 +82,16 @@ void PrintResult(const EvalOptions& opts, const std::string& source, const std::
         100 * x["draw_deviation_rate"].get<double>(), x["rollouts_per_decision"].get<double>(),
         x["mean_ms"].get<double>(), x["max_ms"].get<double>(), x["rollouts_per_s"].get<double>(),
         x["rows_per_forward"].get<double>());
+    if (x["belief_share"].get<double>() > 0) {
+      fmt::print(
+          "  belief         {:.0f}% of searched decisions; {:.1f} effective worlds; its worlds "
+          "deal {:.1f}% of the opponent's unknown cards right, uniform worlds {:.1f}% ({:.1f}% "
+          "and {:.1f}% from the 40th decision on; read from the true hand, a diagnostic)\n",
+          100 * x["belief_share"].get<double>(), x["belief_ess"].get<double>(),
+          100 * x["belief_hand_match"].get<double>(), 100 * x["uniform_hand_match"].get<double>(),
+          100 * x["belief_hand_match_late"].get<double>(),
+          100 * x["uniform_hand_match_late"].get<double>());
+    }
     if (x["oracle_deck"].get<bool>()) {
       fmt::print(
           "  oracle deck    the search read the opponent's true hand and the deck's order "
@@ -231,6 +241,14 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
       st.searched ? static_cast<double>(st.believed) / static_cast<double>(st.searched) : 0.0;
   search["belief_ess"] = st.mean_belief_ess();
   search["belief_policy"] = config.belief_policy;
+  // What the belief knows of the opponent's hand (a diagnostic read from the true state): the
+  // share of its worlds' unknown opponent cards that the opponent holds, and what uniform worlds
+  // would score on the same decisions; the same from the game's 40th decision on.
+  auto per = [](double sum, int64_t n) { return n ? sum / static_cast<double>(n) : 0.0; };
+  search["belief_hand_match"] = per(st.belief_hand_match, st.hand_matched);
+  search["uniform_hand_match"] = per(st.uniform_hand_match, st.hand_matched);
+  search["belief_hand_match_late"] = per(st.belief_hand_match_late, st.hand_matched_late);
+  search["uniform_hand_match_late"] = per(st.uniform_hand_match_late, st.hand_matched_late);
   search["oracle_hand"] = config.oracle_hand;
   search["oracle_deck"] = config.oracle_deck;
   search["rollout_model"] = config.rollout_model;

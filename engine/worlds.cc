@@ -48,6 +48,23 @@ State SampleWorld(const LostCities& game, const State& s, Rng& rng) {
   return world;
 }
 
+double OpponentHandMatch(const State& world, const State& truth) {
+  const int opponent = 1 - truth.player;
+  const int unknown = OpponentUnknownCards(truth);
+  if (unknown == 0) return -1;
+  auto has = [](const State& s, int p, Card card) {
+    const auto begin = s.hand[p].begin();
+    return std::find(begin, begin + s.hand_count[p], card) != begin + s.hand_count[p];
+  };
+  int matched = 0;
+  for (int j = 0; j < world.hand_count[opponent]; ++j) {
+    const Card card = world.hand[opponent][j];
+    if ((world.known[opponent][CardColor(card)] >> CardIndex(card)) & 1) continue;
+    matched += has(truth, opponent, card);
+  }
+  return static_cast<double>(matched) / unknown;
+}
+
 State OracleWorld(const State& s) {
   State world = s;  // the hands stay sorted, as the engine keeps them
   std::fill(world.deck.begin() + world.deck_size, world.deck.end(), kNoCard);

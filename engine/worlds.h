@@ -45,6 +45,12 @@ State OracleHandWorld(const State& s, Rng& rng);
 // over it knows every hidden card, the deck's future order included (a clairvoyant's bound).
 State OracleWorld(const State& s);
 
+// A diagnostic of a world drawn for the player to move in `truth` (the true state): the share of
+// the world's unknown opponent cards (its hand less the cards known to be there) that the
+// opponent truly holds. Uniform worlds score OpponentUnknownCards(truth) / (that + the deck's
+// size) on average; a belief that knows more, more. -1 when the opponent has no unknown card.
+double OpponentHandMatch(const State& world, const State& truth);
+
 // ---- Worlds with a past (the belief of training/search.h) ----------------------------------
 //
 // A world with a past is a whole game, deal and moves, that agrees with everything one player

@@ -256,6 +256,12 @@ void SearchStats::Merge(const SearchStats& o) {
   belief_missing += o.belief_missing;
   belief_worlds += o.belief_worlds;
   belief_ess += o.belief_ess;
+  hand_matched += o.hand_matched;
+  belief_hand_match += o.belief_hand_match;
+  uniform_hand_match += o.uniform_hand_match;
+  hand_matched_late += o.hand_matched_late;
+  belief_hand_match_late += o.belief_hand_match_late;
+  uniform_hand_match_late += o.uniform_hand_match_late;
   auto add = [](std::vector<double>& sum, const std::vector<double>& more) {
     if (sum.size() < more.size()) sum.resize(more.size(), 0.0);
     for (size_t i = 0; i < more.size(); ++i) sum[i] += more[i];
@@ -454,7 +460,27 @@ bool SearchPlayer::Believe(const engine::State& state, uint64_t seed, int rounds
   engine::Rng offset_rng(engine::DeriveSeed({seed, kBeliefStream, ~uint64_t{0}}));
   picks = SystematicPicks(cumulative, cumulative.back(), rounds, offset_rng.UniformDouble());
   CountBelief(n, ess);
+  CountHandMatch(state, worlds, picks);
   return true;
+}
+
+void SearchPlayer::CountHandMatch(const engine::State& state,
+                                  const std::vector<engine::State>& worlds,
+                                  const std::vector<int>& picks) {
+  const int unknown = engine::OpponentUnknownCards(state);
+  if (unknown == 0 || picks.empty()) return;
+  double sum = 0;
+  for (const int i : picks) sum += engine::OpponentHandMatch(worlds[i], state);
+  const double belief = sum / static_cast<double>(picks.size());
+  const double uniform = static_cast<double>(unknown) / (unknown + state.deck_size);
+  ++stats_.hand_matched;
+  stats_.belief_hand_match += belief;
+  stats_.uniform_hand_match += uniform;
+  if (state.decisions >= SearchStats::kLateDecision) {
+    ++stats_.hand_matched_late;
+    stats_.belief_hand_match_late += belief;
+    stats_.uniform_hand_match_late += uniform;
+  }
 }
 
 void SearchPlayer::CountBelief(int worlds, double ess) {
@@ -579,6 +605,7 @@ bool SearchPlayer::InferOpponent(const engine::State& state, uint64_t seed, int 
       JointBeliefPicks(log_likelihood, types, opponent_of_round, posterior, config_.belief_power,
                        engine::DeriveSeed({seed, kBeliefStream, kOpponentStream}), ess);
   CountBelief(n, ess);
+  CountHandMatch(state, *worlds, *picks);
   return true;
 }
 

@@ -240,9 +240,20 @@ struct SearchStats {
   int64_t belief_missing = 0;  // searched decisions that wanted a belief but lacked the moves
   int64_t belief_worlds = 0;   // worlds with a past drawn for the belief
   double belief_ess = 0;       // sum over believed decisions of the weights' effective size
-  int64_t policy_calls = 0;    // the rollouts', the belief's and the inference's (not the root's)
-  int64_t batches = 0;         // evaluator calls that served them
-  double seconds = 0;          // in searched decisions
+  // A diagnostic read from the true state (eval hands the searching player the whole state; it
+  // does not change play): over the believed decisions where the opponent holds unknown cards,
+  // the sum of the rounds' mean engine::OpponentHandMatch, and of what uniform worlds would
+  // score on average, unknown / (unknown + deck); the same from the game's kLateDecision-th
+  // decision on.
+  int64_t hand_matched = 0;
+  double belief_hand_match = 0;
+  double uniform_hand_match = 0;
+  int64_t hand_matched_late = 0;
+  double belief_hand_match_late = 0;
+  double uniform_hand_match_late = 0;
+  int64_t policy_calls = 0;  // the rollouts', the belief's and the inference's (not the root's)
+  int64_t batches = 0;       // evaluator calls that served them
+  double seconds = 0;        // in searched decisions
   double max_seconds = 0;
   // Opponent inference: the searched decisions whose opponent policies were weighed by its moves,
   // and per policy the sum of its posterior over them; the same over the decisions from the
@@ -322,6 +333,9 @@ class SearchPlayer : public engine::Bot {
                std::vector<engine::State>& worlds, std::vector<int>& picks);
   // A decision's belief over `worlds` worlds with effective number `ess`, into last_ and stats_.
   void CountBelief(int worlds, double ess);
+  // The hand-match diagnostic of the rounds' worlds (worlds[picks[r]]) against the true `state`.
+  void CountHandMatch(const engine::State& state, const std::vector<engine::State>& worlds,
+                      const std::vector<int>& picks);
   // task(i, policy, worker) for i in [0, n), contiguous ranges spread over the workers, each a
   // fiber of its worker's batcher (the player's model): the belief's and the inference's worlds.
   void RunOnWorkers(int n,

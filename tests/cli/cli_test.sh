@@ -172,6 +172,10 @@ contains "$tmp/out" '"belief_ess":' "eval --search reports the belief's effectiv
 expect_exit 0 "eval --search over a bot with a belief under the opponent's policies" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 24 --opponent-rollout-policy heuristic-cautious,random --belief 16 --belief-policy opponent --games 2 --opponent heuristic-cautious --json
 contains "$tmp/out" '"belief_policy":"opponent"' "eval --search reports whose likelihood weighs the belief"
 contains "$tmp/out" '"belief_share":1.0' "the opponent's belief draws every searched decision's worlds"
+contains "$tmp/out" '"belief_hand_match":0.' "eval --search reports the share of the opponent's unknown cards its belief deals right"
+contains "$tmp/out" '"uniform_hand_match":0.' "eval --search reports what uniform worlds would deal right"
+expect_exit 0 "eval --search with a belief, text" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 24 --opponent-rollout-policy heuristic-cautious --belief 16 --belief-policy opponent --games 2 --opponent heuristic-cautious
+contains "$tmp/out" "of the opponent's unknown cards right, uniform worlds" "eval --search prints what its belief knows of the opponent's hand"
 expect_exit 0 "eval --search with the oracle hand (a diagnostic)" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 24 --oracle-hand --games 2 --opponent heuristic-cautious --json
 contains "$tmp/out" '"oracle_hand":true' "eval --search reports that it read the opponent's hand"
 expect_exit 0 "eval --search with the oracle hand, text" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 24 --oracle-hand --games 2 --opponent heuristic-cautious

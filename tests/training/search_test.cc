@@ -1241,6 +1241,43 @@ TEST_CASE("Search's belief under the opponent's policies weighs the worlds by th
     CHECK(player->last_decision().opponent_posterior[0] > 0.5);
     CHECK(alone->stats().believed == 0);
   }
+  // The hand-match diagnostic: the worlds drawn by a deterministic bot's likelihood hold more of
+  // the opponent's true hand than uniform worlds would, on average over positions (the bot's
+  // moves say something of the cards it holds); the oracle's worlds hold all of it; uniform
+  // worlds count nothing (no belief drew them).
+  {
+    SearchConfig told = config;
+    told.opponent_rollout_policy = "heuristic-cautious";
+    told.belief = 2000;
+    double belief = 0, uniform = 0;
+    int64_t matched = 0;
+    for (uint64_t seed = 3; seed <= 10; ++seed) {
+      auto player = Make(game, blueprint, told);
+      const State s = BotPrefix(game, seed, 50, *player, "heuristic-cautious");
+      engine::Rng rng(seed);
+      player->ActOnState(game, s, rng);
+      const SearchStats& st = player->stats();
+      REQUIRE(st.believed == 1);
+      matched += st.hand_matched;
+      belief += st.belief_hand_match;
+      uniform += st.uniform_hand_match;
+      // What uniform worlds score: the unknown slots' share of the hidden cards.
+      const int unknown = engine::OpponentUnknownCards(s);
+      CHECK(st.uniform_hand_match ==
+            Approx(unknown > 0 ? static_cast<double>(unknown) / (unknown + s.deck_size) : 0.0));
+    }
+    INFO("belief " << belief << " uniform " << uniform << " over " << matched);
+    CHECK(matched >= 6);
+    CHECK(belief > uniform + 0.03 * static_cast<double>(matched));
+    SearchConfig plain = told;
+    plain.belief = 0;
+    plain.belief_policy = "blueprint";
+    auto player = Make(game, blueprint, plain);
+    const State s = BotPrefix(game, 3, 50, *player, "heuristic-cautious");
+    engine::Rng rng(3);
+    player->ActOnState(game, s, rng);
+    CHECK(player->stats().hand_matched == 0);
+  }
   // One policy that finds every world as likely (random, over moves whose number of legal
   // alternatives does not depend on the hand) leaves every world its weight; no inference.
   {
