@@ -92,9 +92,11 @@ std::string SearchSummary(const training::SearchConfig& config);
 // error names the flag.
 absl::Status CheckSearchOptions(const SearchOptions& options);
 // The networks of --rollout-model `file` (config.rollout_model), checked to be a Lost Cities
-// model of `rules` (the blueprint's); errors name the flag and the file.
+// model of `rules` (the blueprint's); errors name the flag (`flag`: --opponent-rollout-model for
+// config.opponent_rollout_model) and the file.
 absl::StatusOr<std::shared_ptr<const inference::ModelStore>> LoadRolloutModel(
-    const std::string& file, const engine::Rules& rules);
+    const std::string& file, const engine::Rules& rules,
+    const std::string& flag = "--rollout-model");
 
 // The searching player of agent and play: over the policy of `checkpoint` or `model` (one of
 // them non-empty, playing as `policy` says) or else over the bot `bot` on `bot_rules`. Errors

@@ -144,6 +144,11 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
     PrintError("eval", "--rollout-model needs --checkpoint or --model (the player's model)");
     return kExitBadInput;
   }
+  if (!config.opponent_rollout_model.empty() && policy == nullptr) {
+    PrintError("eval",
+               "--opponent-rollout-model needs --checkpoint or --model (the player's model)");
+    return kExitBadInput;
+  }
   const engine::LostCities game(rules);
   training::Evaluators evaluators;
   training::EvaluatorFactory factory;
@@ -157,23 +162,36 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
     evaluators = *std::move(made);
     factory = training::HandOut(evaluators);
   }
-  training::Evaluators rollout_evaluators;
-  training::EvaluatorFactory rollout_factory;
-  if (!config.rollout_model.empty()) {
+  // The rollout models' evaluators (--rollout-model, --opponent-rollout-model), one per search
+  // worker of every game thread; the exit code, or 0.
+  auto rollout_model = [&](const std::string& file, const std::string& flag,
+                           training::Evaluators& made, training::EvaluatorFactory& handed) {
+    if (file.empty()) return 0;
     absl::StatusOr<std::shared_ptr<const inference::ModelStore>> rollout =
-        LoadRolloutModel(config.rollout_model, rules);
+        LoadRolloutModel(file, rules, flag);
     if (!rollout.ok()) {
       PrintError("eval", std::string(rollout.status().message()));
       return kExitBadInput;
     }
-    absl::StatusOr<training::Evaluators> made =
+    absl::StatusOr<training::Evaluators> built =
         training::MakeEvaluators(*rollout, inference, opts.workers * config.workers);
-    if (!made.ok()) {
-      PrintError("eval", std::string(made.status().message()));
+    if (!built.ok()) {
+      PrintError("eval", std::string(built.status().message()));
       return kExitFailure;
     }
-    rollout_evaluators = *std::move(made);
-    rollout_factory = training::HandOut(rollout_evaluators);
+    made = *std::move(built);
+    handed = training::HandOut(made);
+    return 0;
+  };
+  training::Evaluators rollout_evaluators, opponent_rollout_evaluators;
+  training::EvaluatorFactory rollout_factory, opponent_rollout_factory;
+  if (int code = rollout_model(config.rollout_model, "--rollout-model", rollout_evaluators,
+                               rollout_factory)) {
+    return code;
+  }
+  if (int code = rollout_model(config.opponent_rollout_model, "--opponent-rollout-model",
+                               opponent_rollout_evaluators, opponent_rollout_factory)) {
+    return code;
   }
   const auto start = std::chrono::steady_clock::now();
   const int step = std::max(1, opts.games / 20);
@@ -184,9 +202,9 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
     fmt::print(stderr, "[eval] {}/{} games, {:.0f} s, about {:.0f} s to go\n", done, opts.games,
                elapsed, elapsed / done * (opts.games - done));
   };
-  auto played =
-      training::PlaySearchMatch(game, blueprint, config, factory, opts.opponent, opts.games,
-                                opts.seed, opts.workers, progress, rollout_factory);
+  auto played = training::PlaySearchMatch(game, blueprint, config, factory, opts.opponent,
+                                          opts.games, opts.seed, opts.workers, progress,
+                                          rollout_factory, opponent_rollout_factory);
   if (!played.ok()) {
     PrintError("eval", std::string(played.status().message()));
     return kExitBadInput;
@@ -252,6 +270,7 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   search["oracle_hand"] = config.oracle_hand;
   search["oracle_deck"] = config.oracle_deck;
   search["rollout_model"] = config.rollout_model;
+  search["opponent_rollout_model"] = config.opponent_rollout_model;
   search["rollout_policy"] = config.rollout_policy.empty() ? "self" : config.rollout_policy;
   search["opponent_rollout_policy"] = config.opponent_rollout_policy.empty()
                                           ? search["rollout_policy"].get<std::string>()

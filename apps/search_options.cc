@@ -116,6 +116,11 @@ void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers) {
       "a networks file (e.g. a student of lcfr distill) that plays the rollouts' model sides "
       "instead of the player's model: a cheaper network buys more rollouts; the player's own "
       "choice and the belief stay with its model"));
+  add(command->add_option(
+      "--opponent-rollout-model", c.opponent_rollout_model,
+      "a networks file that plays the opponent's model sides of the rollouts (e.g. the "
+      "opponent's own model), while the searching player's later moves stay with "
+      "--rollout-model (or the player's model); default: the same model for both sides"));
   add(command
           ->add_option("--turn-draws", c.turn_draws,
                        "search a card decision's candidates together with the draw after them: "
@@ -161,6 +166,9 @@ std::string SearchSummary(const training::SearchConfig& c) {
   line += ")";
   if (c.turn_draws > 0) line += fmt::format(", card actions with {} draws each", c.turn_draws);
   if (!c.rollout_model.empty()) line += ", rollouts by " + c.rollout_model;
+  if (!c.opponent_rollout_model.empty()) {
+    line += ", the opponent's side by " + c.opponent_rollout_model;
+  }
   return line;
 }
 
@@ -177,20 +185,20 @@ absl::Status CheckSearchOptions(const SearchOptions& options) {
 }
 
 absl::StatusOr<std::shared_ptr<const inference::ModelStore>> LoadRolloutModel(
-    const std::string& file, const engine::Rules& rules) {
+    const std::string& file, const engine::Rules& rules, const std::string& flag) {
   absl::StatusOr<training::CheckpointPolicy> loaded = training::LoadModelPolicy(file);
   if (!loaded.ok()) {
     return absl::InvalidArgumentError(
-        fmt::format("--rollout-model: {}", std::string(loaded.status().message())));
+        fmt::format("{}: {}", flag, std::string(loaded.status().message())));
   }
   if (loaded->config.run.game != training::GameId::kLostCities) {
     return absl::InvalidArgumentError(
-        fmt::format("--rollout-model: {}: a {} model, not Lost Cities", file,
+        fmt::format("{}: {}: a {} model, not Lost Cities", flag, file,
                     std::string(training::GameName(loaded->config.run.game))));
   }
   if (!(loaded->config.rules == rules)) {
     return absl::InvalidArgumentError(
-        fmt::format("--rollout-model: {}: trained on other rules than the player's model", file));
+        fmt::format("{}: {}: trained on other rules than the player's model", flag, file));
   }
   return std::shared_ptr<const inference::ModelStore>(loaded->store);
 }
@@ -230,9 +238,21 @@ absl::StatusOr<LoadedPlayer> LoadSearchingPlayer(const std::string& checkpoint,
     if (!rollout.ok()) return rollout.status();
     rollout_store = *std::move(rollout);
   }
+  std::shared_ptr<const inference::ModelStore> opponent_rollout_store;
+  if (!config.opponent_rollout_model.empty()) {
+    if (!store) {
+      return absl::InvalidArgumentError(
+          "--opponent-rollout-model needs the player to be a model (--checkpoint or --model), "
+          "not a bot");
+    }
+    absl::StatusOr<std::shared_ptr<const inference::ModelStore>> rollout =
+        LoadRolloutModel(config.opponent_rollout_model, loaded.rules, "--opponent-rollout-model");
+    if (!rollout.ok()) return rollout.status();
+    opponent_rollout_store = *std::move(rollout);
+  }
   const engine::LostCities game(loaded.rules);
-  absl::StatusOr<std::unique_ptr<engine::Bot>> player =
-      training::MakeSearchPlayer(game, blueprint, config, store, rollout_store);
+  absl::StatusOr<std::unique_ptr<engine::Bot>> player = training::MakeSearchPlayer(
+      game, blueprint, config, store, rollout_store, opponent_rollout_store);
   if (!player.ok()) return player.status();
   loaded.bot = *std::move(player);
   loaded.name = "search over " + loaded.name;

@@ -49,9 +49,11 @@ std::function<std::unique_ptr<traversal::Evaluator>(int worker)> HandOut(Evaluat
 absl::StatusOr<std::unique_ptr<SearchPlayer>> MakeSearchPlayer(
     const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
     std::shared_ptr<const inference::ModelStore> store,
-    std::shared_ptr<const inference::ModelStore> rollout_store) {
-  EvaluatorFactory factory, rollout_factory;
-  Evaluators evaluators, rollout_evaluators;  // handed out to the player's workers in Create
+    std::shared_ptr<const inference::ModelStore> rollout_store,
+    std::shared_ptr<const inference::ModelStore> opponent_rollout_store) {
+  EvaluatorFactory factory, rollout_factory, opponent_factory;
+  // Handed out to the player's workers in Create.
+  Evaluators evaluators, rollout_evaluators, opponent_evaluators;
   // One evaluator per worker for `from`'s networks, handed out by `out` (none without a store).
   auto wire = [&config](std::shared_ptr<const inference::ModelStore> from, Evaluators& made,
                         EvaluatorFactory& out) -> absl::Status {
@@ -68,7 +70,12 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> MakeSearchPlayer(
       !s.ok()) {
     return s;
   }
-  return SearchPlayer::Create(game, blueprint, config, factory, rollout_factory);
+  if (absl::Status s =
+          wire(std::move(opponent_rollout_store), opponent_evaluators, opponent_factory);
+      !s.ok()) {
+    return s;
+  }
+  return SearchPlayer::Create(game, blueprint, config, factory, rollout_factory, opponent_factory);
 }
 
 }  // namespace lcfr::training

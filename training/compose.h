@@ -82,12 +82,13 @@ std::function<std::unique_ptr<traversal::Evaluator>(int worker)> HandOut(Evaluat
 
 // A searching player on `game` (lcfr eval, agent, play; distill's expert iteration): the model's
 // evaluators (from `store`, CPU, one per search worker; null when no model plays) are built here,
-// and the rollout model's from `rollout_store` (--rollout-model; null without one); the player
-// owns them.
+// the rollout model's from `rollout_store` (--rollout-model; null without one) and the opponent
+// rollout model's from `opponent_rollout_store` (--opponent-rollout-model); the player owns them.
 absl::StatusOr<std::unique_ptr<SearchPlayer>> MakeSearchPlayer(
     const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
     std::shared_ptr<const inference::ModelStore> store,
-    std::shared_ptr<const inference::ModelStore> rollout_store = nullptr);
+    std::shared_ptr<const inference::ModelStore> rollout_store = nullptr,
+    std::shared_ptr<const inference::ModelStore> opponent_rollout_store = nullptr);
 
 }  // namespace lcfr::training
 

@@ -14,10 +14,11 @@
 namespace lcfr::training {
 
 PolicyBot::PolicyBot(traversal::PolicyClient* policy, PlayPolicy play,
-                     const engine::LostCities& game, int network)
+                     const engine::LostCities& game, int network, int model)
     : policy_(policy),
       play_(play),
       network_(network),
+      model_(model),
       features_(game.EncodingSize()),
       outputs_(game.num_actions()),
       probabilities_(game.num_actions()) {}
@@ -32,11 +33,11 @@ int PolicyBot::Act(const engine::LostCities& game, const engine::View& view, eng
   ++decisions_;
   if (network == traversal::kStrategyNetwork) {
     // The strategy network's logits give the average strategy.
-    policy_->Evaluate(network, traversal::Head::kSoftmax, features_, legal, probabilities_);
+    policy_->Evaluate(network, traversal::Head::kSoftmax, features_, legal, probabilities_, model_);
   } else {
     // An advantage network's outputs give its player's current regret-matching strategy; the
     // raw outputs say whether regret matching fell back to the argmax.
-    policy_->Evaluate(network, traversal::Head::kRaw, features_, legal, outputs_);
+    policy_->Evaluate(network, traversal::Head::kRaw, features_, legal, outputs_, model_);
     bool positive = false;
     for (uint32_t m = legal; m; m &= m - 1) positive |= outputs_[std::countr_zero(m)] > 0;
     fallbacks_ += !positive;

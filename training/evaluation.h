@@ -29,8 +29,10 @@ namespace lcfr::training {
 // --network); otherwise the policy's source picks it.
 class PolicyBot : public engine::Bot {
  public:
+  // `network`: the network to ask (-1: the play policy's); `model`: the network set
+  // (traversal::PolicyRequest::model; 0 but for the search's opponent rollout model).
   PolicyBot(traversal::PolicyClient* policy, PlayPolicy play, const engine::LostCities& game,
-            int network = -1);
+            int network = -1, int model = 0);
   int Act(const engine::LostCities& game, const engine::View& view, engine::Rng& rng) override;
   // The distribution Act plays from: the policy's, or with greedy play uniform over its most
   // probable legal actions (one policy call).
@@ -48,6 +50,7 @@ class PolicyBot : public engine::Bot {
   traversal::PolicyClient* policy_;
   PlayPolicy play_;
   int network_;
+  int model_;
   std::vector<float> features_;
   std::vector<float> outputs_;
   std::vector<float> probabilities_;

@@ -101,6 +101,35 @@ class NoModelEvaluator : public traversal::Evaluator {
   }
 };
 
+// The rollouts' evaluator when the opponent's side has a model of its own
+// (--opponent-rollout-model): each batch's requests go by PolicyRequest::model to the searching
+// side's evaluator (0: the rollout model's, or the blueprint model's, not owned then) or to the
+// opponent's (1), each a batch of its own in the batch's order.
+class SidesEvaluator : public traversal::Evaluator {
+ public:
+  SidesEvaluator(traversal::Evaluator* self, std::unique_ptr<traversal::Evaluator> owned_self,
+                 std::unique_ptr<traversal::Evaluator> opponent)
+      : self_(self), owned_self_(std::move(owned_self)), opponent_(std::move(opponent)) {}
+  void Evaluate(std::span<const traversal::PolicyRequest> requests) override {
+    for (auto& part : parts_) part.clear();
+    for (const traversal::PolicyRequest& r : requests) {
+      if (r.model != 0 && r.model != 1) {
+        throw std::logic_error("search: a rollout asked for network set " +
+                               std::to_string(r.model) + " (0 or 1)");
+      }
+      parts_[r.model].push_back(r);
+    }
+    if (!parts_[0].empty()) self_->Evaluate(parts_[0]);
+    if (!parts_[1].empty()) opponent_->Evaluate(parts_[1]);
+  }
+
+ private:
+  traversal::Evaluator* self_;
+  std::unique_ptr<traversal::Evaluator> owned_self_;
+  std::unique_ptr<traversal::Evaluator> opponent_;
+  std::vector<traversal::PolicyRequest> parts_[2];
+};
+
 bool KnownBot(const std::string& name) { return engine::MakeBot(name).ok(); }
 
 // "model" or a play policy's name: the model plays.
@@ -285,7 +314,8 @@ double SearchStats::mean_opponent_posterior(size_t i, bool late) const {
 struct SearchPlayer::Worker {
   std::unique_ptr<traversal::Evaluator> evaluator;
   std::unique_ptr<traversal::FiberBatcher> batcher;
-  // The rollout model's (--rollout-model), or null: the rollouts run on `batcher`.
+  // The rollout model's (--rollout-model; with --opponent-rollout-model a SidesEvaluator over it,
+  // or over `evaluator`, and the opponent's), or null: the rollouts run on `batcher`.
   std::unique_ptr<traversal::Evaluator> rollout_evaluator;
   std::unique_ptr<traversal::FiberBatcher> rollout_batcher;
   traversal::FiberBatcher& rollouts() { return rollout_batcher ? *rollout_batcher : *batcher; }
@@ -304,7 +334,8 @@ SearchPlayer::~SearchPlayer() = default;
 
 absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
     const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
-    const EvaluatorFactory& evaluators, const EvaluatorFactory& rollout_evaluators) {
+    const EvaluatorFactory& evaluators, const EvaluatorFactory& rollout_evaluators,
+    const EvaluatorFactory& opponent_rollout_evaluators) {
   if (absl::Status status = config.Validate(); !status.ok()) return status;
   std::unique_ptr<SearchPlayer> player(new SearchPlayer(game, blueprint, config));
   if (!blueprint.is_model()) {
@@ -371,6 +402,21 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
         separate ? "search: --rollout-model given, but no evaluators of it"
                  : "search: rollout evaluators given without --rollout-model");
   }
+  const bool opponent_separate = !config.opponent_rollout_model.empty();
+  if (opponent_separate && opponent_model == nullptr) {
+    return absl::InvalidArgumentError(
+        "--opponent-rollout-model: no opponent side of the rollouts plays the model "
+        "(--opponent-rollout-policy names bots)");
+  }
+  if (opponent_separate != static_cast<bool>(opponent_rollout_evaluators)) {
+    return absl::InvalidArgumentError(
+        opponent_separate
+            ? "search: --opponent-rollout-model given, but no evaluators of it"
+            : "search: opponent rollout evaluators given without --opponent-rollout-model");
+  }
+  if (opponent_separate) {
+    for (RolloutSide& r : player->opponents_) r.model = r.bot.empty() ? 1 : 0;
+  }
   traversal::BatcherConfig batcher;
   batcher.width = config.width;
   batcher.stack_bytes = traversal::StackBytesForDepth(64);  // a rollout is a loop
@@ -378,8 +424,14 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
     auto worker = std::make_unique<Worker>();
     worker->evaluator = needs_model ? evaluators(w) : std::make_unique<NoModelEvaluator>();
     worker->batcher = std::make_unique<traversal::FiberBatcher>(batcher, worker->evaluator.get());
-    if (separate) {
-      worker->rollout_evaluator = rollout_evaluators(w);
+    if (separate) worker->rollout_evaluator = rollout_evaluators(w);
+    if (opponent_separate) {
+      traversal::Evaluator* self =
+          worker->rollout_evaluator ? worker->rollout_evaluator.get() : worker->evaluator.get();
+      worker->rollout_evaluator = std::make_unique<SidesEvaluator>(
+          self, std::move(worker->rollout_evaluator), opponent_rollout_evaluators(w));
+    }
+    if (worker->rollout_evaluator) {
       worker->rollout_batcher =
           std::make_unique<traversal::FiberBatcher>(batcher, worker->rollout_evaluator.get());
     }
@@ -667,7 +719,7 @@ double SearchPlayer::Rollout(const engine::State& world, int action, int draw, u
     bot = side == 0 ? worker.self_bot.get() : worker.opponent_bots[opponent].get();
     if (bot == nullptr) {
       const RolloutSide& r = side == 0 ? self_ : opponents_[opponent];
-      models[side] = std::make_unique<PolicyBot>(&policy, r.play, game_);
+      models[side] = std::make_unique<PolicyBot>(&policy, r.play, game_, -1, r.model);
       bot = models[side].get();
     }
   }
@@ -1081,7 +1133,8 @@ absl::StatusOr<SearchMatchResult> PlaySearchMatch(
     const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
     const EvaluatorFactory& evaluators, const std::string& opponent, int games, uint64_t seed,
     int threads, const std::function<void(int)>& progress,
-    const EvaluatorFactory& rollout_evaluators) {
+    const EvaluatorFactory& rollout_evaluators,
+    const EvaluatorFactory& opponent_rollout_evaluators) {
   if (opponent != "self" && !KnownBot(opponent)) {
     return absl::InvalidArgumentError(lcfr::StreamCat("unknown opponent '", opponent, "'"));
   }
@@ -1105,7 +1158,13 @@ absl::StatusOr<SearchMatchResult> PlaySearchMatch(
     if (rollout_evaluators) {
       rollouts = [&](int w) { return rollout_evaluators(t * config.workers + w); };
     }
-    auto player = SearchPlayer::Create(game, blueprint, config, mine, rollouts);
+    EvaluatorFactory opponent_rollouts;
+    if (opponent_rollout_evaluators) {
+      opponent_rollouts = [&](int w) {
+        return opponent_rollout_evaluators(t * config.workers + w);
+      };
+    }
+    auto player = SearchPlayer::Create(game, blueprint, config, mine, rollouts, opponent_rollouts);
     if (!player.ok()) return player.status();
     seats[t].player = *std::move(player);
     if (opponent == "self" && blueprint.is_model()) {

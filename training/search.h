@@ -145,6 +145,14 @@ struct SearchConfig {
   // blueprint's own choice and the belief stay with the blueprint's model. "" = the rollouts
   // ask the blueprint's model.
   std::string rollout_model;
+  // The networks file of the opponent's side of the rollouts (--opponent-rollout-model): every
+  // policy call of an opponent rollout policy that plays the model goes to it, while the
+  // searching player's side stays with rollout_model (or the blueprint's model); e.g. the
+  // opponent's own model as the search's model of it, and a cheap student for the searching
+  // player's later moves. The composition root loads it and hands SearchPlayer its evaluators.
+  // Opponent inference's likelihoods stay with the blueprint's model. "" = the opponent's side
+  // asks the same model as the searching player's.
+  std::string opponent_rollout_model;
   // A diagnostic that cheats (lcfr eval --oracle-hand): every round's world deals the opponent's
   // true hand from the state the search is given, and draws only the deck's order. It reads what
   // the searching player cannot see, so it is no way to play; it measures what a perfect belief
@@ -283,11 +291,14 @@ class SearchPlayer : public engine::Bot {
   // `evaluators(w)` is called once for each of config.workers workers, here, on the calling
   // thread; it is not needed (may be empty) when neither the blueprint nor the rollout policy is
   // the model. `rollout_evaluators(w)`, the same for config.rollout_model's networks, is needed
-  // exactly when that is set. Errors: a bad config, an unknown bot, a model needed but no
-  // evaluators, a rollout model that no rollout side plays.
+  // exactly when that is set, and `opponent_rollout_evaluators(w)` for
+  // config.opponent_rollout_model's. Errors: a bad config, an unknown bot, a model needed but no
+  // evaluators, a rollout model that no rollout side plays (an opponent rollout model that no
+  // opponent side plays).
   static absl::StatusOr<std::unique_ptr<SearchPlayer>> Create(
       const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
-      const EvaluatorFactory& evaluators, const EvaluatorFactory& rollout_evaluators = {});
+      const EvaluatorFactory& evaluators, const EvaluatorFactory& rollout_evaluators = {},
+      const EvaluatorFactory& opponent_rollout_evaluators = {});
   ~SearchPlayer() override;
 
   // Searches from the state (engine::Bot::ActOnState); reads only what its mover knows.
@@ -359,6 +370,7 @@ class SearchPlayer : public engine::Bot {
   struct RolloutSide {
     std::string bot;  // a scripted bot, or "" = the model
     PlayPolicy play;  // the model's play policy
+    int model = 0;    // its network set: 1 for the opponent rollout model (PolicyRequest::model)
   };
   RolloutSide self_;                    // the searching player's later decisions
   std::vector<RolloutSide> opponents_;  // the opponent's policies (one unless inferred)
@@ -400,12 +412,14 @@ struct SearchMatchResult {
 // "self" opponent. `progress(done)` is called after each game (from the game's thread, under a
 // lock). With config.rollout_model, `rollout_evaluators(i)` is called for i in
 // [0, threads x config.workers): t x config.workers + w for thread t's searching player's
-// worker w. Deterministic given the seed and a budget in rollouts.
+// worker w; with config.opponent_rollout_model, `opponent_rollout_evaluators(i)` the same way.
+// Deterministic given the seed and a budget in rollouts.
 absl::StatusOr<SearchMatchResult> PlaySearchMatch(
     const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
     const EvaluatorFactory& evaluators, const std::string& opponent, int games, uint64_t seed,
     int threads, const std::function<void(int)>& progress = {},
-    const EvaluatorFactory& rollout_evaluators = {});
+    const EvaluatorFactory& rollout_evaluators = {},
+    const EvaluatorFactory& opponent_rollout_evaluators = {});
 
 }  // namespace lcfr::training
 

@@ -43,6 +43,10 @@ struct PolicyRequest {
   std::span<const float> features;    // the game's infoset encoding
   uint32_t legal_mask = 0;            // bit a set: action a legal; at least one bit set
   std::span<float> output;            // num_actions floats, owned by the caller
+  // Which network set answers, for an evaluator that holds several (training/search.h's
+  // rollouts with a second model for the opponent's side: 0 the rollout model, 1 the
+  // opponent's); an evaluator of one set ignores it, and every caller but those asks 0.
+  int model = 0;
 };
 
 // Fills each request's output with its head applied to the network's outputs (0 at illegal

@@ -146,9 +146,9 @@ struct FiberBatcher::Slot {
 };
 
 void PolicyClient::Evaluate(int network, Head head, std::span<const float> features,
-                            uint32_t legal_mask, std::span<float> output) {
+                            uint32_t legal_mask, std::span<float> output, int model) {
   LCFR_DCHECK(network >= 0 && network < kMaxNetworks);
-  const PolicyRequest request{network, head, features, legal_mask, output};
+  const PolicyRequest request{network, head, features, legal_mask, output, model};
   if (batcher_ != nullptr) {
     batcher_->Submit(slot_, request);
     return;

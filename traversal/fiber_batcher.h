@@ -83,9 +83,9 @@ class PolicyClient {
 
   // Fills `output` with `head` of the network's outputs (traversal/evaluator.h). May suspend
   // the calling fiber; the spans must stay valid until it returns (fiber stacks stay alive
-  // while suspended).
+  // while suspended). `model`: PolicyRequest::model.
   void Evaluate(int network, Head head, std::span<const float> features, uint32_t legal_mask,
-                std::span<float> output);
+                std::span<float> output, int model = 0);
 
   // The fiber slot this task runs in, in [0, width); 0 for a direct client. Tasks use it to
   // index per-slot scratch memory.

@@ -230,6 +230,18 @@ contains "$tmp/err" "--rollout-model needs --checkpoint or --model" "--rollout-m
 expect_exit 2 "search: --rollout-model with bot rollouts" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --search --rollout-model "$tmp/student.pt" --rollout-policy heuristic-balanced --games 2
 contains "$tmp/err" "--rollout-model: no side of the rollouts plays the model" "--rollout-model with bot rollouts is refused"
 expect_exit 2 "search: --rollout-model without --search" -- "$lcfr" agent --rollout-model "$tmp/student.pt"
+# --opponent-rollout-model: the opponent's side of the rollouts by another networks file.
+expect_exit 0 "eval --search --opponent-rollout-model" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --policy current --search --rollouts 24 --candidates 3 --rollout-model "$tmp/student.pt" --opponent-rollout-model "$src/models/lost-cities.pt" --games 2 --opponent self --json
+contains "$tmp/out" "\"opponent_rollout_model\":\"$src/models/lost-cities.pt\"" "eval --search reports its opponent rollout model"
+expect_exit 2 "search: --opponent-rollout-model of no file" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --search --opponent-rollout-model "$tmp/none.pt" --games 2
+contains "$tmp/err" "--opponent-rollout-model: $tmp/none.pt: no such file" "--opponent-rollout-model names the file"
+expect_exit 2 "search: --opponent-rollout-model over a bot" -- "$lcfr" eval --bot random --search --opponent-rollout-model "$tmp/student.pt" --games 2
+contains "$tmp/err" "--opponent-rollout-model needs --checkpoint or --model" "--opponent-rollout-model needs the player's model"
+expect_exit 2 "search: --opponent-rollout-model with a bot opponent side" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --search --opponent-rollout-model "$tmp/student.pt" --opponent-rollout-policy heuristic-balanced --games 2
+contains "$tmp/err" "--opponent-rollout-model: no opponent side of the rollouts plays the model" "--opponent-rollout-model with a bot opponent side is refused"
+expect_exit 2 "agent --opponent-rollout-model of no file" -- "$lcfr" agent --search --opponent-rollout-model "$tmp/none.pt"
+contains "$tmp/err" "--opponent-rollout-model: $tmp/none.pt: no such file" "agent's --opponent-rollout-model names the file"
+expect_exit 2 "search: --opponent-rollout-model without --search" -- "$lcfr" agent --opponent-rollout-model "$tmp/student.pt"
 expect_exit 0 "eval --search over a bot" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 50 --games 4 --opponent heuristic-cautious --json
 contains "$tmp/out" '"policy":"search over heuristic-balanced"' "search over a bot"
 echo "$line" | "$lcfr" agent --search --rollouts 32 --workers 2 >"$tmp/agent_out" 2>"$tmp/agent_err"
@@ -240,6 +252,9 @@ contains "$tmp/agent_err" "32 rollouts a decision (uniform), rollouts by $src/mo
 contains "$tmp/agent_err" "24 rollouts a decision (uniform), rollouts by $src/models/lost-cities-student.pt" "agent --search over the shipped model by a relative path: its student's rollouts"
 echo "$line" | "$lcfr" agent --search --workers 2 --rollout-model "$src/models/lost-cities.pt" --rollouts 16 --allocation racing >"$tmp/agent_out" 2>"$tmp/agent_err"
 contains "$tmp/agent_err" "16 rollouts a decision (racing), rollouts by $src/models/lost-cities.pt" "agent --search: the given rollout model and allocation"
+echo "$line" | "$lcfr" agent --search --workers 2 --rollouts 16 --opponent-rollout-model "$src/models/lost-cities.pt" >"$tmp/agent_out" 2>"$tmp/agent_err"
+contains "$tmp/agent_err" "16 rollouts a decision (uniform), rollouts by $src/models/lost-cities-student.pt, the opponent's side by $src/models/lost-cities.pt" "agent --search: the opponent's side by its own model"
+if grep -qE '^\{"(play|discard)":"[YBWGR][0-9*]+"\}$' "$tmp/agent_out"; then pass; else fail "agent --search --opponent-rollout-model answer: $(cat "$tmp/agent_out") $(cat "$tmp/agent_err")"; fi
 echo "$line" | "$lcfr" agent --search --workers 2 --rollout-policy heuristic-balanced --rollouts 40 >"$tmp/agent_out" 2>"$tmp/agent_err"
 if grep -qxF "[agent] search over $src/models/lost-cities.pt: 40 rollouts a decision (uniform)" "$tmp/agent_err"; then pass; else fail "agent --search with bot rollouts: no student: $(cat "$tmp/agent_err")"; fi
 echo quit | "$lcfr" play --search --rollouts 8 --bot heuristic-cautious --seat 1 >"$tmp/out" 2>&1

@@ -620,6 +620,105 @@ TEST_CASE("Search's rollouts ask the rollout model, its own choice the player's"
   CHECK_FALSE(SearchPlayer::Create(game, model, config, Pseudo(game), Pseudo(game)).ok());
 }
 
+// CountingPseudo that also records which networks it was asked for (bit n: network n) and
+// refuses a request for another network set than `model`.
+class NetworkRecorder final : public traversal::Evaluator {
+ public:
+  NetworkRecorder(const LostCities& game, uint64_t seed, std::atomic<int64_t>& rows,
+                  std::atomic<uint32_t>& networks)
+      : inner_(game.EncodingSize(), game.num_actions(), seed), rows_(rows), networks_(networks) {}
+  void Evaluate(std::span<const traversal::PolicyRequest> requests) override {
+    rows_ += static_cast<int64_t>(requests.size());
+    for (const traversal::PolicyRequest& r : requests) networks_ |= 1u << r.network;
+    inner_.Evaluate(requests);
+  }
+
+ private:
+  traversal::PseudoNetworkEvaluator inner_;
+  std::atomic<int64_t>& rows_;
+  std::atomic<uint32_t>& networks_;
+};
+
+TEST_CASE("Search's opponent rollout model plays the opponent's side alone", "[search]") {
+  const LostCities game(ShortRules());
+  const State s = game.DealFromSeed(6);
+  const int opponent = 1 - LostCities::CurrentPlayer(s);
+  Blueprint model;
+  model.play.source = PlayPolicy::Source::kCurrent;
+  SearchConfig config;
+  config.rollouts = 40;
+  config.workers = 2;
+  config.candidates = 0;  // every legal action: the candidates do not depend on whose ranking
+  std::atomic<int64_t> own_rows{0}, rollout_rows{0}, opponent_rows{0}, scratch{0};
+  std::atomic<uint32_t> rollout_networks{0}, opponent_networks{0}, unused{0};
+  auto recording = [&game](uint64_t seed, std::atomic<int64_t>& rows,
+                           std::atomic<uint32_t>& networks) -> EvaluatorFactory {
+    return [&game, seed, &rows, &networks](int) -> std::unique_ptr<traversal::Evaluator> {
+      return std::make_unique<NetworkRecorder>(game, seed, rows, networks);
+    };
+  };
+  auto decide = [&](const SearchConfig& c, const EvaluatorFactory& own,
+                    const EvaluatorFactory& rollouts, const EvaluatorFactory& opponents) {
+    auto player = SearchPlayer::Create(game, model, c, own, rollouts, opponents);
+    INFO(player.status().message());
+    REQUIRE(player.ok());
+    engine::Rng rng(4);
+    (*player)->ActOnState(game, s, rng);
+    return (*player)->last_decision();
+  };
+  SearchConfig sides = config;
+  sides.rollout_model = "student.pt";
+  sides.opponent_rollout_model = "opponent.pt";
+  const SearchDecision split =
+      decide(sides, recording(7, own_rows, unused), recording(11, rollout_rows, rollout_networks),
+             recording(13, opponent_rows, opponent_networks));
+  // The player's model answers its own choice alone; the searching side's rollout moves ask the
+  // rollout model (its seat's advantage network), the opponent's the opponent model (the other
+  // seat's), about as many rows each.
+  CHECK(own_rows == 1);
+  CHECK(rollout_rows > 40 * 5);
+  CHECK(opponent_rows > 40 * 5);
+  CHECK(rollout_networks == 1u << traversal::AdvantageNetwork(1 - opponent));
+  CHECK(opponent_networks == 1u << traversal::AdvantageNetwork(opponent));
+  CHECK(split.blueprint == decide(config, recording(7, scratch, unused), {}, {}).blueprint);
+  // With the same networks on both sides it decides as one rollout model does; with another
+  // network for the opponent's side the rollouts' means change.
+  SearchConfig one = config;
+  one.rollout_model = "student.pt";
+  const SearchDecision same =
+      decide(sides, recording(7, scratch, unused), recording(11, scratch, unused),
+             recording(11, scratch, unused));
+  const SearchDecision single =
+      decide(one, recording(7, scratch, unused), recording(11, scratch, unused), {});
+  CHECK(same.mean == single.mean);
+  CHECK(same.chosen == single.chosen);
+  CHECK(split.mean != single.mean);
+  // Without --rollout-model the searching side asks the player's model: a bot for that side and
+  // the opponent model for the other give the means of a player whose model is the opponent's.
+  SearchConfig bot_side = config;
+  bot_side.rollout_policy = "heuristic-balanced";
+  bot_side.opponent_rollout_policy = "current";
+  SearchConfig bot_side_opponent = bot_side;
+  bot_side_opponent.opponent_rollout_model = "opponent.pt";
+  own_rows = 0;
+  const SearchDecision bot_mine =
+      decide(bot_side_opponent, recording(7, own_rows, unused), {}, recording(13, scratch, unused));
+  CHECK(own_rows == 1);
+  CHECK(bot_mine.mean == decide(bot_side, recording(13, scratch, unused), {}, {}).mean);
+  // An opponent model with no model on the opponent's side, or without its evaluators (or
+  // evaluators without it), is refused.
+  SearchConfig bots = sides;
+  bots.opponent_rollout_policy = "heuristic-balanced";
+  auto refused = SearchPlayer::Create(game, model, bots, Pseudo(game), Pseudo(game), Pseudo(game));
+  REQUIRE_FALSE(refused.ok());
+  CHECK_THAT(std::string(refused.status().message()),
+             Catch::Contains("--opponent-rollout-model: no opponent side of the rollouts plays "
+                             "the model"));
+  CHECK_FALSE(SearchPlayer::Create(game, model, sides, Pseudo(game), Pseudo(game), {}).ok());
+  CHECK_FALSE(
+      SearchPlayer::Create(game, model, one, Pseudo(game), Pseudo(game), Pseudo(game)).ok());
+}
+
 TEST_CASE("Search matches are the same on any number of threads", "[search]") {
   const LostCities game(ShortRules());
   SearchConfig config;
