@@ -5,7 +5,8 @@
 #    one game thread, the model's rollouts (200 per decision), 2 games against heuristic-balanced.
 # 2. Decision latency of `lcfr agent --search` at its default budget (over the shipped model:
 #    2,000 rollouts of its student; over another model 500 of its own; 2 workers) on the opening
-#    decision (the longest rollouts), 5 decisions; then with the model's own rollouts (500) and
+#    decision (the longest rollouts), 5 decisions; then with the model's own rollouts (500), with
+#    the model on the opponent's side of the default's rollouts (--opponent-rollout-model) and
 #    with heuristic rollouts.
 # Run it alone on the machine: the times are the result.
 set -euo pipefail
@@ -23,10 +24,12 @@ for width in ${WIDTHS:-1 8 32 128 256}; do
 done
 echo
 line='{"decision":"card","hand":["Y2","Y3","B4","B5","W6","G7","R8","R9"],"deck_size":44}'
-for rollout in "" model heuristic-balanced; do
+for rollout in "" model opponent heuristic-balanced; do
   args=()
   if [[ "$rollout" == model ]]; then
     args+=(--rollout-model "$model")
+  elif [[ "$rollout" == opponent ]]; then
+    args+=(--opponent-rollout-model "$model")
   elif [[ -n "$rollout" ]]; then
     args+=(--rollout-policy "$rollout")
   fi
