@@ -558,19 +558,39 @@ TEST_CASE("Search rollouts play each side with its own policy", "[search]") {
 }
 
 // Counts the rows asked of a pseudo network.
+// The stand-in network with seed `seed`, counting its rows and, given `networks`, recording
+// which networks it was asked for (bit n: network n).
 class CountingPseudo final : public traversal::Evaluator {
  public:
-  CountingPseudo(const LostCities& game, uint64_t seed, std::atomic<int64_t>& rows)
-      : inner_(game.EncodingSize(), game.num_actions(), seed), rows_(rows) {}
+  CountingPseudo(const LostCities& game, uint64_t seed, std::atomic<int64_t>& rows,
+                 std::atomic<uint32_t>* networks = nullptr)
+      : inner_(game.EncodingSize(), game.num_actions(), seed), rows_(rows), networks_(networks) {}
   void Evaluate(std::span<const traversal::PolicyRequest> requests) override {
     rows_ += static_cast<int64_t>(requests.size());
+    if (networks_ != nullptr) {
+      for (const traversal::PolicyRequest& r : requests) *networks_ |= 1u << r.network;
+    }
     inner_.Evaluate(requests);
   }
 
  private:
   traversal::PseudoNetworkEvaluator inner_;
   std::atomic<int64_t>& rows_;
+  std::atomic<uint32_t>* networks_;
 };
+
+// One decision at `s` (Rng 4) of a search built with these evaluators; its figures.
+SearchDecision DecideOnce(const LostCities& game, const Blueprint& blueprint,
+                          const SearchConfig& config, const State& s, const EvaluatorFactory& own,
+                          const EvaluatorFactory& rollouts,
+                          const EvaluatorFactory& opponents = {}) {
+  auto player = SearchPlayer::Create(game, blueprint, config, own, rollouts, opponents);
+  INFO(player.status().message());
+  REQUIRE(player.ok());
+  engine::Rng rng(4);
+  (*player)->ActOnState(game, s, rng);
+  return (*player)->last_decision();
+}
 
 TEST_CASE("Search's rollouts ask the rollout model, its own choice the player's", "[search]") {
   const LostCities game(ShortRules());
@@ -589,12 +609,7 @@ TEST_CASE("Search's rollouts ask the rollout model, its own choice the player's"
   };
   auto decide = [&](const SearchConfig& c, const EvaluatorFactory& own,
                     const EvaluatorFactory& rollouts) {
-    auto player = SearchPlayer::Create(game, model, c, own, rollouts);
-    INFO(player.status().message());
-    REQUIRE(player.ok());
-    engine::Rng rng(4);
-    (*player)->ActOnState(game, s, rng);
-    return (*player)->last_decision();
+    return DecideOnce(game, model, c, s, own, rollouts);
   };
   SearchConfig separate = config;
   separate.rollout_model = "student.pt";
@@ -620,25 +635,6 @@ TEST_CASE("Search's rollouts ask the rollout model, its own choice the player's"
   CHECK_FALSE(SearchPlayer::Create(game, model, config, Pseudo(game), Pseudo(game)).ok());
 }
 
-// CountingPseudo that also records which networks it was asked for (bit n: network n) and
-// refuses a request for another network set than `model`.
-class NetworkRecorder final : public traversal::Evaluator {
- public:
-  NetworkRecorder(const LostCities& game, uint64_t seed, std::atomic<int64_t>& rows,
-                  std::atomic<uint32_t>& networks)
-      : inner_(game.EncodingSize(), game.num_actions(), seed), rows_(rows), networks_(networks) {}
-  void Evaluate(std::span<const traversal::PolicyRequest> requests) override {
-    rows_ += static_cast<int64_t>(requests.size());
-    for (const traversal::PolicyRequest& r : requests) networks_ |= 1u << r.network;
-    inner_.Evaluate(requests);
-  }
-
- private:
-  traversal::PseudoNetworkEvaluator inner_;
-  std::atomic<int64_t>& rows_;
-  std::atomic<uint32_t>& networks_;
-};
-
 TEST_CASE("Search's opponent rollout model plays the opponent's side alone", "[search]") {
   const LostCities game(ShortRules());
   const State s = game.DealFromSeed(6);
@@ -654,17 +650,12 @@ TEST_CASE("Search's opponent rollout model plays the opponent's side alone", "[s
   auto recording = [&game](uint64_t seed, std::atomic<int64_t>& rows,
                            std::atomic<uint32_t>& networks) -> EvaluatorFactory {
     return [&game, seed, &rows, &networks](int) -> std::unique_ptr<traversal::Evaluator> {
-      return std::make_unique<NetworkRecorder>(game, seed, rows, networks);
+      return std::make_unique<CountingPseudo>(game, seed, rows, &networks);
     };
   };
   auto decide = [&](const SearchConfig& c, const EvaluatorFactory& own,
                     const EvaluatorFactory& rollouts, const EvaluatorFactory& opponents) {
-    auto player = SearchPlayer::Create(game, model, c, own, rollouts, opponents);
-    INFO(player.status().message());
-    REQUIRE(player.ok());
-    engine::Rng rng(4);
-    (*player)->ActOnState(game, s, rng);
-    return (*player)->last_decision();
+    return DecideOnce(game, model, c, s, own, rollouts, opponents);
   };
   SearchConfig sides = config;
   sides.rollout_model = "student.pt";
