@@ -85,6 +85,11 @@ int RunAgent(const AgentOptions& opts) {
     player = std::move(*bot);
   }
   engine::Rng rng(opts.seed);
+  // A search that reads the game's moves (opponent inference, the belief) says once when a line
+  // comes without them.
+  const bool wants_moves =
+      opts.search.search && (opts.search.config.infers_opponent() || opts.search.config.belief > 0);
+  bool warned = false;
   std::string line;
   int line_no = 0;
   int errors = 0;
@@ -118,6 +123,16 @@ int RunAgent(const AgentOptions& opts) {
       continue;
     }
     const engine::LostCities game(obs->rules);
+    // The line's past, or none: a player never carries one line's game into the next.
+    engine::TellHistory(game, *obs, *player);
+    if (wants_moves && !obs->has_moves && obs->state.decisions > 0 && !warned) {
+      warned = true;
+      std::cerr << "[agent] line " << line_no << " has no \"moves\": "
+                << (opts.search.config.belief > 0 ? "the belief draws uniform worlds"
+                                                  : "opponent inference keeps its prior")
+                << " for lines without them (docs/agent_protocol.md, \"The game's moves\")"
+                << std::endl;
+    }
     const int action = player->ActOnState(game, obs->state, rng);
     std::cout << engine::ActionToProtocol(game, obs->state, action) << std::endl;
   }
@@ -132,8 +147,9 @@ CommandFn AddAgentCommand(CLI::App& app) {
       "agent",
       "Serve a player over stdin/stdout: one JSON decision per line in, one JSON action per "
       "line out ({\"play\":\"R7\"}, {\"discard\":\"B*\"}, {\"draw\":\"deck\"}, "
-      "{\"draw\":\"G\"}). A bad line gets {\"error\":...} and the agent goes on; the exit "
-      "code is 2 if any line was bad. See docs/agent_protocol.md.");
+      "{\"draw\":\"G\"}). A line may carry the game's moves (\"moves\"), which the search's "
+      "opponent inference and belief read. A bad line gets {\"error\":...} and the agent goes "
+      "on; the exit code is 2 if any line was bad. See docs/agent_protocol.md.");
   CLI::Option* bot = cmd->add_option(
       "--bot", opts->bot,
       fmt::format("the player: {} (without --bot, --checkpoint or --model: the shipped model, "
@@ -154,19 +170,6 @@ CommandFn AddAgentCommand(CLI::App& app) {
     opts->bot_given = bot->count() > 0;
     if (absl::Status status = CheckSearchOptions(opts->search); !status.ok()) {
       PrintError("agent", std::string(status.message()));
-      return kExitBadInput;
-    }
-    if (opts->search.config.belief > 0) {
-      PrintError("agent",
-                 "--belief is not available here: the agent protocol carries no move history "
-                 "(eval and play have it)");
-      return kExitBadInput;
-    }
-    if (opts->search.config.infers_opponent()) {
-      PrintError("agent",
-                 "--opponent-rollout-policy with several policies infers the opponent's from its "
-                 "moves, which the agent protocol does not carry (eval and play have them): "
-                 "name one");
       return kExitBadInput;
     }
     if (opts->bot_given + !opts->checkpoint.empty() + !opts->model.empty() > 1) {

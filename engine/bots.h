@@ -65,6 +65,10 @@ class Bot {
   virtual void Observe(const LostCities& game, const State& before, int action, int seat) {
     (void)game, (void)before, (void)action, (void)seat;
   }
+  // Told that the decisions that follow may belong to another game, whose moves it will be told
+  // (Observe, from the game's first decision) or not at all: the agent protocol hands over each
+  // position on its own. A bot that keeps a record drops it; the default does nothing.
+  virtual void Forget() {}
   // The probability that ActOnState plays `action` in `state` (reading only what its mover
   // knows), for a search that weighs an opponent's moves under this player (training/search.h).
   // The default is exact for a deterministic player: 1 for the action it plays, 0 otherwise; a

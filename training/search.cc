@@ -463,6 +463,11 @@ void SearchPlayer::Observe(const engine::LostCities& game, const engine::State& 
   if (seen.size() == before.decisions) seen.push_back(engine::SeeMove(game, before, action, seat));
 }
 
+void SearchPlayer::Forget() {
+  seen_[0].clear();
+  seen_[1].clear();
+}
+
 void SearchPlayer::RunOnWorkers(
     int n, const std::function<void(int64_t, traversal::PolicyClient&, Worker&)>& task) {
   const int workers = std::min(config_.workers, n);

@@ -311,6 +311,9 @@ class SearchPlayer : public engine::Bot {
   // starts a new record.
   void Observe(const engine::LostCities& game, const engine::State& before, int action,
                int seat) override;
+  // Drops both seats' records (a position without its past is searched as if the game's moves
+  // were unknown: opponent inference keeps its prior, the belief draws uniform worlds).
+  void Forget() override;
 
   const SearchStats& stats() const { return stats_; }
   const SearchDecision& last_decision() const { return last_; }

@@ -309,8 +309,6 @@ expect_exit 2 "search: --oracle-hand with --belief" -- "$lcfr" eval --bot random
 contains "$tmp/err" "--oracle-hand and --belief cannot be combined" "--oracle-hand with --belief is refused"
 expect_exit 2 "search: --belief-policy opponent without --belief" -- "$lcfr" eval --bot random --search --belief-policy opponent --games 2
 contains "$tmp/err" "--belief-policy opponent needs --belief" "--belief-policy opponent needs worlds"
-expect_exit 2 "agent --search --belief" -- "$lcfr" agent --search --belief 8
-contains "$tmp/err" "the agent protocol carries no move history" "agent refuses --belief"
 expect_exit 2 "search: --belief without --search" -- "$lcfr" play --belief 8
 contains "$tmp/err" "--belief needs --search" "--belief without --search is named"
 expect_exit 2 "eval --bot without --search" -- "$lcfr" eval --bot random --games 2
@@ -327,8 +325,20 @@ expect_exit 2 "search: an opponent policy named twice" -- "$lcfr" eval --bot ran
 contains "$tmp/err" "'random' is named twice" "a repeated opponent policy is named"
 expect_exit 2 "search: --opponent-worlds 0" -- "$lcfr" eval --bot random --search --opponent-rollout-policy random,discard-only --opponent-worlds 0 --games 2
 contains "$tmp/err" "--opponent-worlds must be in" "--opponent-worlds is named"
-expect_exit 2 "agent --search with several opponent policies" -- "$lcfr" agent --search --opponent-rollout-policy current,heuristic-cautious
-contains "$tmp/err" "the agent protocol does not carry" "agent refuses opponent inference"
+# The agent infers its opponent, and believes, from the moves a line gives (docs/agent_protocol.md).
+moves_line='{"decision":"card","hand":["Y3","B4","B5","W6","G7","R8","R9","R10"],"discards":{"Y":["Y2"]},"deck_size":43,"moves":[{"by":"opponent","discard":"Y2"},{"by":"opponent","draw":"deck"}]}'
+bare_line='{"decision":"card","hand":["Y3","B4","B5","W6","G7","R8","R9","R10"],"discards":{"Y":["Y2"]},"deck_size":43,"decisions":2}'
+printf '%s\n%s\n%s\n' "$moves_line" "$bare_line" "$bare_line" | "$lcfr" agent --search --workers 2 --rollouts 16 --opponent-rollout-policy current,heuristic-cautious --opponent-worlds 8 >"$tmp/agent_out" 2>"$tmp/agent_err"
+code=$?
+if [[ $code -eq 0 && $(grep -cE '^\{"(play|discard)":"[YBWGR][0-9*]+"\}$' "$tmp/agent_out") -eq 3 ]]; then pass; else fail "agent --search with opponent inference: exit $code, $(cat "$tmp/agent_out") $(cat "$tmp/agent_err")"; fi
+contains "$tmp/agent_err" 'line 2 has no "moves": opponent inference keeps its prior' "agent: a line without moves is said once"
+if [[ $(grep -c 'has no "moves"' "$tmp/agent_err") -eq 1 ]]; then pass; else fail "agent: the missing moves said more than once: $(cat "$tmp/agent_err")"; fi
+echo "$moves_line" | "$lcfr" agent --search --workers 2 --rollouts 16 --belief 8 >"$tmp/agent_out" 2>"$tmp/agent_err"
+if [[ $? -eq 0 ]] && grep -qE '^\{"(play|discard)":"[YBWGR][0-9*]+"\}$' "$tmp/agent_out" && ! grep -q 'has no "moves"' "$tmp/agent_err"; then pass; else fail "agent --search --belief with moves: $(cat "$tmp/agent_out") $(cat "$tmp/agent_err")"; fi
+echo "${moves_line/\"discard\":\"Y2\"/\"discard\":\"Y9\"}" | "$lcfr" agent --search --workers 2 --rollouts 16 --opponent-rollout-policy current,heuristic-cautious >"$tmp/agent_out" 2>"$tmp/agent_err"
+code=$?
+if [[ $code -eq 2 ]]; then pass; else fail "agent: moves that do not fit exit $code, not 2"; fi
+contains "$tmp/agent_out" '{"error":"line 1: moves[0]: Y9 is not the top of its discard pile' "agent: moves that do not fit are named"
 expect_exit 0 "eval --search infers the opponent's policy" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 8 --opponent-rollout-policy heuristic-cautious,discard-only --opponent-worlds 8 --opponent discard-only --games 2 --json
 contains "$tmp/out" '"opponent_inference":{"decisions":' "eval's JSON reports the inference"
 contains "$tmp/out" '"posterior_late":{"heuristic-cautious":' "eval's JSON names the opponent's policies"

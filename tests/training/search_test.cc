@@ -15,7 +15,9 @@
 #include <utility>
 #include <vector>
 
+#include "engine/agent_protocol.h"
 #include "engine/card.h"
+#include "engine/worlds.h"
 #include "traversal/evaluators.h"
 
 namespace lcfr::training {
@@ -1228,6 +1230,84 @@ TEST_CASE("Search infers the opponent's policy from its moves", "[search]") {
     mixed->ActOnState(game, u, rng3);
     for (double p : mixed->last_decision().opponent_posterior) CHECK(p == Approx(1.0 / 3));
     CHECK(mixed->stats().inferred == 0);
+  }
+}
+
+TEST_CASE("Search told a game's moves through the agent protocol decides as in the game",
+          "[search]") {
+  // The agent's path (a protocol line with "moves", ParseObservation, TellHistory, a player that
+  // sees one line at a time) against the match's (the true state, every move observed), for
+  // opponent inference and the belief under the opponent's policies, the searcher at either seat.
+  // One wager a color: the protocol names a wager by its color alone, so with more it may give
+  // one the id of another of its color, and the worlds with a past are then the match's in
+  // distribution but not draw for draw (the agent protocol's tests check the history itself).
+  engine::Rules rules = ShortRules();
+  rules.wagers = 1;
+  const LostCities game(rules);
+  Blueprint blueprint;
+  blueprint.bot = "heuristic-balanced";
+  SearchConfig inference;
+  inference.rollouts = 16;
+  inference.opponent_rollout_policy = "heuristic-cautious,heuristic-aggressive,random";
+  inference.opponent_worlds = 16;
+  inference.threshold = 0.5;
+  SearchConfig belief = inference;
+  belief.belief = 16;
+  belief.belief_policy = "opponent";
+  for (const SearchConfig* config : {&inference, &belief}) {
+    for (int seat = 0; seat < 2; ++seat) {
+      INFO("belief " << config->belief << ", the searcher at seat " << seat);
+      auto in_game = Make(game, blueprint, *config);
+      auto agent = Make(game, blueprint, *config);
+      auto opponent = engine::MakeBot("heuristic-cautious");
+      REQUIRE(opponent.ok());
+      State s = game.DealFromSeed(11 + seat);
+      std::vector<engine::SeenMove> seen;  // the moves as the searcher saw them
+      engine::Rng rng(seat);
+      int compared = 0;
+      while (!LostCities::IsTerminal(s) && compared < 24) {
+        int a = 0;
+        if (s.player == seat) {
+          engine::Rng parse(compared);
+          absl::StatusOr<engine::Observation> obs =
+              engine::ParseObservation(engine::ObservationToProtocol(game, s, seen), parse);
+          REQUIRE(obs.ok());
+          REQUIRE(obs->state.player == seat);
+          engine::TellHistory(game, *obs, *agent);
+          engine::Rng for_agent = rng;
+          const int told = agent->ActOnState(game, obs->state, for_agent);
+          a = in_game->ActOnState(game, s, rng);
+          CHECK(told == a);
+          const SearchDecision& d = in_game->last_decision();
+          const SearchDecision& t = agent->last_decision();
+          CHECK(t.mean == d.mean);
+          CHECK(t.opponent_posterior == d.opponent_posterior);
+          CHECK(t.belief_ess == d.belief_ess);
+          ++compared;
+        } else {
+          a = (*opponent)->ActOnState(game, s, rng);
+        }
+        in_game->Observe(game, s, a, seat);
+        seen.push_back(engine::SeeMove(game, s, a, seat));
+        game.ApplyUnchecked(s, a);
+      }
+      CHECK(compared == 24);
+      // Every decision after the first was inferred, on the same evidence.
+      CHECK(agent->stats().inferred == in_game->stats().inferred);
+      CHECK(agent->stats().inferred > 12);
+      if (config->belief > 0) CHECK(agent->stats().belief_missing == 0);
+      // The next line without its moves: the agent forgets the game, and infers nothing.
+      if (!LostCities::IsTerminal(s) && s.player == seat) {
+        engine::Rng parse(99);
+        absl::StatusOr<engine::Observation> bare =
+            engine::ParseObservation(engine::ObservationToProtocol(game, s), parse);
+        REQUIRE(bare.ok());
+        engine::TellHistory(game, *bare, *agent);
+        const int64_t inferred = agent->stats().inferred;
+        agent->ActOnState(game, bare->state, rng);
+        CHECK(agent->stats().inferred == inferred);
+      }
+    }
   }
 }
 
