@@ -7,7 +7,7 @@
 #    2,000 rollouts of its student; over another model 500 of its own; 2 workers) on the opening
 #    decision (the longest rollouts), 5 decisions; then with the model's own rollouts (500), with
 #    the model on the opponent's side of the default's rollouts (--opponent-rollout-model) and
-#    with heuristic rollouts.
+#    with heuristic rollouts. 3. With opponent inference from a line's moves.
 # Run it alone on the machine: the times are the result.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -38,3 +38,12 @@ for rollout in "" model opponent heuristic-balanced; do
   end=$(date +%s.%N)
   python3 -c "print(f'agent --search ${args[*]:-}: {($end - $start) / 5 * 1000:.0f} ms per opening decision (5 decisions, model load included)')"
 done
+# 3. The same with opponent inference over four policies and the win objective, on the second
+#    player's first decision, the opponent's first turn in the line's "moves" (the shipped
+#    default's rollouts; the inference reads the moves: docs/agent_protocol.md).
+moves_line='{"decision":"card","hand":["Y3","B4","B5","W6","G7","R8","R9","R10"],"discards":{"Y":["Y2"]},"deck_size":43,"moves":[{"by":"opponent","discard":"Y2"},{"by":"opponent","draw":"deck"}]}'
+args=(--opponent-rollout-policy current,heuristic-cautious,heuristic-balanced,heuristic-aggressive --objective win)
+start=$(date +%s.%N)
+for _ in 1 2 3 4 5; do echo "$moves_line"; done | "$lcfr" agent --model "$model" --search "${args[@]}" > /dev/null
+end=$(date +%s.%N)
+python3 -c "print(f'agent --search ${args[*]} (a line with moves): {($end - $start) / 5 * 1000:.0f} ms per decision (5 decisions, model load included)')"
