@@ -102,6 +102,13 @@ TEST_CASE("agent protocol: the game's moves round-trip, the player at its seat",
         }
         pile_draws += b.kind == Move::Kind::kDrawPile;
       }
+      // Any game drawn from them fits (the search draws many, and stops on one that does not).
+      for (uint64_t draw = 1; draw <= 4; ++draw) {
+        Rng any(draw * 7919 + checked);
+        const absl::StatusOr<WorldHistory> world =
+            SampleWorldHistory(game, obs->state, obs->moves, any);
+        if (!world.ok()) FAIL(world.status().message() << "\n" << line);
+      }
       // Told the history, a bot keeps exactly the moves the line named.
       told.seen.push_back(SeenMove{});  // a stale record, which the telling drops
       TellHistory(game, *obs, told);
