@@ -125,11 +125,17 @@ int RunAgent(const AgentOptions& opts) {
     const engine::LostCities game(obs->rules);
     // The line's past, or none: a player never carries one line's game into the next.
     engine::TellHistory(game, *obs, *player);
-    if (wants_moves && !obs->has_moves && obs->state.decisions > 0 && !warned) {
+    // A game under way: a draw decision, or the deck no longer as dealt (a line may leave out
+    // "decisions").
+    const bool under_way = obs->state.decisions > 0 || obs->state.phase == engine::Phase::kDraw ||
+                           obs->state.deck_size < obs->rules.deck_size() - 2 * obs->rules.hand_size;
+    if (wants_moves && !obs->has_moves && under_way && !warned) {
       warned = true;
       std::cerr << "[agent] line " << line_no << " has no \"moves\": "
-                << (opts.search.config.belief > 0 ? "the belief draws uniform worlds"
-                                                  : "opponent inference keeps its prior")
+                << (opts.search.config.belief > 0 && opts.search.config.infers_opponent()
+                        ? "opponent inference keeps its prior and the belief draws uniform worlds"
+                    : opts.search.config.belief > 0 ? "the belief draws uniform worlds"
+                                                    : "opponent inference keeps its prior")
                 << " for lines without them (docs/agent_protocol.md, \"The game's moves\")"
                 << std::endl;
     }

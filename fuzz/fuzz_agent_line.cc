@@ -3,8 +3,10 @@
 #include <string>
 
 #include "engine/agent_protocol.h"
+#include "engine/bots.h"
 #include "engine/lost_cities.h"
 #include "engine/rng.h"
+#include "engine/worlds.h"
 #include "fuzz/fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -20,6 +22,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (!(legal >> a & 1)) continue;
       const auto back = ActionFromProtocol(game, obs->state, ActionToProtocol(game, obs->state, a));
       lcfr::fuzz::Require(back.ok() && *back == a, "legal actions round-trip the protocol");
+    }
+    if (obs->has_moves) {
+      // Moves that parsed lead to the position whatever game is drawn from them (the search
+      // draws many), and a player can be told them.
+      for (uint64_t draw = 1; draw <= 3; ++draw) {
+        Rng any(draw);
+        lcfr::fuzz::Require(SampleWorldHistory(game, obs->state, obs->moves, any).ok(),
+                            "parsed moves lead to the position in any game drawn");
+      }
+      RandomBot player;
+      TellHistory(game, *obs, player);
     }
   }
   static const LostCities classic;

@@ -463,6 +463,17 @@ void SearchPlayer::Observe(const engine::LostCities& game, const engine::State& 
   if (seen.size() == before.decisions) seen.push_back(engine::SeeMove(game, before, action, seat));
 }
 
+bool SearchPlayer::KnowsPast(const engine::State& state,
+                             const std::vector<engine::SeenMove>& seen) const {
+  if (seen.size() != state.decisions) return false;
+  if (state.decisions > 0) return true;
+  // No moves: only the deal itself has no past (a position handed over without its decisions,
+  // as an agent protocol line may be, is not the deal).
+  const engine::Rules& rules = game_.rules();
+  return state.phase == engine::Phase::kCard &&
+         state.deck_size == rules.deck_size() - 2 * rules.hand_size;
+}
+
 void SearchPlayer::Forget() {
   seen_[0].clear();
   seen_[1].clear();
@@ -484,7 +495,7 @@ void SearchPlayer::RunOnWorkers(
 bool SearchPlayer::Believe(const engine::State& state, uint64_t seed, int rounds,
                            std::vector<engine::State>& worlds, std::vector<int>& picks) {
   const std::vector<engine::SeenMove>& seen = Record(state.player, state);
-  if (seen.size() != state.decisions) return false;
+  if (!KnowsPast(state, seen)) return false;
   const int n = config_.belief;
   const int opponent = 1 - state.player;
   worlds.assign(n, engine::State{});
@@ -581,7 +592,7 @@ bool SearchPlayer::InferOpponent(const engine::State& state, uint64_t seed, int 
   const bool believe = worlds != nullptr;
   std::vector<double> posterior(types, 1.0 / types);  // the prior
   const std::vector<engine::SeenMove>& seen = Record(state.player, state);
-  const bool known = seen.size() == state.decisions;
+  const bool known = KnowsPast(state, seen);
   const int n = believe ? config_.belief : config_.opponent_worlds;
   // log_likelihood[i * types + t]: the opponent's moves in world i under policy t.
   std::vector<double> log_likelihood;

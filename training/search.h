@@ -340,6 +340,8 @@ class SearchPlayer : public engine::Bot {
   // seen_[seat] for a decision in `state`, emptied at a game's first decision (a new game), which
   // Observe (before the move) or the belief (at the searcher's opening decision) meets first.
   std::vector<engine::SeenMove>& Record(int seat, const engine::State& state);
+  // Whether `seen` is the whole past of `state` (one move per decision; none only at the deal).
+  bool KnowsPast(const engine::State& state, const std::vector<engine::SeenMove>& seen) const;
   // The belief's worlds for a decision in `state` with budget `rounds`: `worlds` (the drawn
   // worlds' present states) and, per round, the index of its world; false when the game's moves
   // are not at hand.

@@ -333,6 +333,12 @@ code=$?
 if [[ $code -eq 0 && $(grep -cE '^\{"(play|discard)":"[YBWGR][0-9*]+"\}$' "$tmp/agent_out") -eq 3 ]]; then pass; else fail "agent --search with opponent inference: exit $code, $(cat "$tmp/agent_out") $(cat "$tmp/agent_err")"; fi
 contains "$tmp/agent_err" 'line 2 has no "moves": opponent inference keeps its prior' "agent: a line without moves is said once"
 if [[ $(grep -c 'has no "moves"' "$tmp/agent_err") -eq 1 ]]; then pass; else fail "agent: the missing moves said more than once: $(cat "$tmp/agent_err")"; fi
+# A position under way without "decisions" or "moves" has a past the search does not know.
+undated_line='{"decision":"card","hand":["Y3","B4","B5","W6","G7","R8","R9","R10"],"discards":{"Y":["Y2"]},"deck_size":43}'
+echo "$undated_line" | "$lcfr" agent --search --workers 2 --rollouts 16 --belief 8 --opponent-rollout-policy current,heuristic-cautious --opponent-worlds 8 >"$tmp/agent_out" 2>"$tmp/agent_err"
+code=$?
+if [[ $code -eq 0 ]] && grep -qE '^\{"(play|discard)":"[YBWGR][0-9*]+"\}$' "$tmp/agent_out"; then pass; else fail "agent --search on a line without decisions or moves: exit $code, $(cat "$tmp/agent_out") $(cat "$tmp/agent_err")"; fi
+contains "$tmp/agent_err" "opponent inference keeps its prior and the belief draws uniform worlds" "agent: a line under way without moves is said"
 echo "$moves_line" | "$lcfr" agent --search --workers 2 --rollouts 16 --belief 8 >"$tmp/agent_out" 2>"$tmp/agent_err"
 if [[ $? -eq 0 ]] && grep -qE '^\{"(play|discard)":"[YBWGR][0-9*]+"\}$' "$tmp/agent_out" && ! grep -q 'has no "moves"' "$tmp/agent_err"; then pass; else fail "agent --search --belief with moves: $(cat "$tmp/agent_out") $(cat "$tmp/agent_err")"; fi
 echo "${moves_line/\"discard\":\"Y2\"/\"discard\":\"Y9\"}" | "$lcfr" agent --search --workers 2 --rollouts 16 --opponent-rollout-policy current,heuristic-cautious >"$tmp/agent_out" 2>"$tmp/agent_err"

@@ -1297,15 +1297,32 @@ TEST_CASE("Search told a game's moves through the agent protocol decides as in t
       CHECK(agent->stats().inferred > 12);
       if (config->belief > 0) CHECK(agent->stats().belief_missing == 0);
       // The next line without its moves: the agent forgets the game, and infers nothing.
-      if (!LostCities::IsTerminal(s) && s.player == seat) {
+      while (!LostCities::IsTerminal(s) && s.player != seat) {
+        game.ApplyUnchecked(s, (*opponent)->ActOnState(game, s, rng));
+      }
+      REQUIRE(!LostCities::IsTerminal(s));
+      {
         engine::Rng parse(99);
         absl::StatusOr<engine::Observation> bare =
             engine::ParseObservation(engine::ObservationToProtocol(game, s), parse);
         REQUIRE(bare.ok());
         engine::TellHistory(game, *bare, *agent);
         const int64_t inferred = agent->stats().inferred;
+        const int64_t missing = agent->stats().belief_missing;
         agent->ActOnState(game, bare->state, rng);
         CHECK(agent->stats().inferred == inferred);
+        // Nor without "decisions": a position under way at decision 0 has a past, unknown.
+        std::string line = engine::ObservationToProtocol(game, s);
+        const size_t at = line.find(",\"decisions\":");
+        REQUIRE(at != std::string::npos);
+        line.erase(at, line.find_first_of(",}", at + 1) - at);
+        absl::StatusOr<engine::Observation> undated = engine::ParseObservation(line, parse);
+        REQUIRE(undated.ok());
+        REQUIRE(undated->state.decisions == 0);
+        engine::TellHistory(game, *undated, *agent);
+        agent->ActOnState(game, undated->state, rng);
+        CHECK(agent->stats().inferred == inferred);
+        if (config->belief > 0) CHECK(agent->stats().belief_missing == missing + 2);
       }
     }
   }
