@@ -125,10 +125,8 @@ int RunAgent(const AgentOptions& opts) {
     const engine::LostCities game(obs->rules);
     // The line's past, or none: a player never carries one line's game into the next.
     engine::TellHistory(game, *obs, *player);
-    // A game under way: a draw decision, or the deck no longer as dealt (a line may leave out
-    // "decisions").
-    const bool under_way = obs->state.decisions > 0 || obs->state.phase == engine::Phase::kDraw ||
-                           obs->state.deck_size < obs->rules.deck_size() - 2 * obs->rules.hand_size;
+    // A game under way (a line may leave out "decisions").
+    const bool under_way = !game.IsDeal(obs->state);
     if (wants_moves && !obs->has_moves && under_way && !warned) {
       warned = true;
       std::cerr << "[agent] line " << line_no << " has no \"moves\": "

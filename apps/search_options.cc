@@ -227,32 +227,26 @@ absl::StatusOr<LoadedPlayer> LoadSearchingPlayer(const std::string& checkpoint,
     loaded.rules = bot_rules;
     loaded.name = bot;
   }
-  std::shared_ptr<const inference::ModelStore> rollout_store;
-  if (!config.rollout_model.empty()) {
+  // A rollout model's networks (--rollout-model, --opponent-rollout-model), or none.
+  auto load_rollout =
+      [&](const std::string& file,
+          const std::string& flag) -> absl::StatusOr<std::shared_ptr<const inference::ModelStore>> {
+    if (file.empty()) return nullptr;
     if (!store) {
-      return absl::InvalidArgumentError(
-          "--rollout-model needs the player to be a model (--checkpoint or --model), not a bot");
+      return absl::InvalidArgumentError(fmt::format(
+          "{} needs the player to be a model (--checkpoint or --model), not a bot", flag));
     }
-    absl::StatusOr<std::shared_ptr<const inference::ModelStore>> rollout =
-        LoadRolloutModel(config.rollout_model, loaded.rules);
-    if (!rollout.ok()) return rollout.status();
-    rollout_store = *std::move(rollout);
-  }
-  std::shared_ptr<const inference::ModelStore> opponent_rollout_store;
-  if (!config.opponent_rollout_model.empty()) {
-    if (!store) {
-      return absl::InvalidArgumentError(
-          "--opponent-rollout-model needs the player to be a model (--checkpoint or --model), "
-          "not a bot");
-    }
-    absl::StatusOr<std::shared_ptr<const inference::ModelStore>> rollout =
-        LoadRolloutModel(config.opponent_rollout_model, loaded.rules, "--opponent-rollout-model");
-    if (!rollout.ok()) return rollout.status();
-    opponent_rollout_store = *std::move(rollout);
-  }
+    return LoadRolloutModel(file, loaded.rules, flag);
+  };
+  absl::StatusOr<std::shared_ptr<const inference::ModelStore>> rollout_store =
+      load_rollout(config.rollout_model, "--rollout-model");
+  if (!rollout_store.ok()) return rollout_store.status();
+  absl::StatusOr<std::shared_ptr<const inference::ModelStore>> opponent_rollout_store =
+      load_rollout(config.opponent_rollout_model, "--opponent-rollout-model");
+  if (!opponent_rollout_store.ok()) return opponent_rollout_store.status();
   const engine::LostCities game(loaded.rules);
   absl::StatusOr<std::unique_ptr<engine::Bot>> player = training::MakeSearchPlayer(
-      game, blueprint, config, store, rollout_store, opponent_rollout_store);
+      game, blueprint, config, store, *rollout_store, *opponent_rollout_store);
   if (!player.ok()) return player.status();
   loaded.bot = *std::move(player);
   loaded.name = "search over " + loaded.name;

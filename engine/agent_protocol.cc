@@ -43,6 +43,46 @@ Json CardList(const Rules& rules, uint32_t mask, int color) {
   return arr;
 }
 
+// The observation of the player to move in `state` (ObservationToProtocol).
+Json ObservationJson(const LostCities& game, const State& state) {
+  const Rules& rules = game.rules();
+  const int me = state.player;
+  const int opp = 1 - me;
+  Json j;
+  Json r = Json::object();
+  for (const RulesField& field : RulesFields()) r[field.name] = rules.*field.member;
+  j["rules"] = r;
+  j["decision"] = state.phase == Phase::kCard ? "card" : "draw";
+  Json hand = Json::array();
+  for (int k = 0; k < state.hand_count[me]; ++k) hand.push_back(CardName(rules, state.hand[me][k]));
+  j["hand"] = hand;
+  Json mine = Json::array();
+  Json theirs = Json::array();
+  Json known = Json::array();
+  Json discards = Json::object();
+  for (int c = 0; c < rules.colors; ++c) {
+    for (const auto& card : CardList(rules, state.expedition[me][c], c)) mine.push_back(card);
+    for (const auto& card : CardList(rules, state.expedition[opp][c], c)) theirs.push_back(card);
+    for (const auto& card : CardList(rules, state.known[opp][c], c)) known.push_back(card);
+    Json pile = Json::array();
+    for (int k = 0; k < state.pile_size[c]; ++k) {
+      pile.push_back(CardName(rules, MakeCard(c, state.pile[c][k])));
+    }
+    discards[std::string(1, kColorLetters[c])] = pile;
+  }
+  j["expeditions"] = {{"mine", mine}, {"opponent", theirs}};
+  j["discards"] = discards;
+  j["deck_size"] = state.deck_size;
+  if (state.last_discard >= 0) {
+    j["last_discard"] = std::string(1, kColorLetters[state.last_discard]);
+  } else {
+    j["last_discard"] = nullptr;
+  }
+  j["opponent_known"] = known;
+  j["decisions"] = state.decisions;
+  return j;
+}
+
 // Whether `card` is the card `named` stands for: itself, or for a wager any wager of its color.
 bool SameCard(const Rules& rules, Card card, Card named) {
   return IsWager(rules, named) ? IsWager(rules, card) && CardColor(card) == CardColor(named)
@@ -560,7 +600,7 @@ absl::StatusOr<int> ActionFromProtocol(const LostCities& game, const State& stat
 
 std::string ObservationToProtocol(const LostCities& game, const State& state,
                                   std::span<const SeenMove> seen) {
-  Json j = Json::parse(ObservationToProtocol(game, state));
+  Json j = ObservationJson(game, state);
   const Rules& rules = game.rules();
   Json moves = Json::array();
   for (const SeenMove& m : seen) {
@@ -603,42 +643,7 @@ void TellHistory(const LostCities& game, const Observation& obs, Bot& bot) {
 }
 
 std::string ObservationToProtocol(const LostCities& game, const State& state) {
-  const Rules& rules = game.rules();
-  const int me = state.player;
-  const int opp = 1 - me;
-  Json j;
-  Json r = Json::object();
-  for (const RulesField& field : RulesFields()) r[field.name] = rules.*field.member;
-  j["rules"] = r;
-  j["decision"] = state.phase == Phase::kCard ? "card" : "draw";
-  Json hand = Json::array();
-  for (int k = 0; k < state.hand_count[me]; ++k) hand.push_back(CardName(rules, state.hand[me][k]));
-  j["hand"] = hand;
-  Json mine = Json::array();
-  Json theirs = Json::array();
-  Json known = Json::array();
-  Json discards = Json::object();
-  for (int c = 0; c < rules.colors; ++c) {
-    for (const auto& card : CardList(rules, state.expedition[me][c], c)) mine.push_back(card);
-    for (const auto& card : CardList(rules, state.expedition[opp][c], c)) theirs.push_back(card);
-    for (const auto& card : CardList(rules, state.known[opp][c], c)) known.push_back(card);
-    Json pile = Json::array();
-    for (int k = 0; k < state.pile_size[c]; ++k) {
-      pile.push_back(CardName(rules, MakeCard(c, state.pile[c][k])));
-    }
-    discards[std::string(1, kColorLetters[c])] = pile;
-  }
-  j["expeditions"] = {{"mine", mine}, {"opponent", theirs}};
-  j["discards"] = discards;
-  j["deck_size"] = state.deck_size;
-  if (state.last_discard >= 0) {
-    j["last_discard"] = std::string(1, kColorLetters[state.last_discard]);
-  } else {
-    j["last_discard"] = nullptr;
-  }
-  j["opponent_known"] = known;
-  j["decisions"] = state.decisions;
-  return j.dump();
+  return ObservationJson(game, state).dump();
 }
 
 }  // namespace lcfr::engine

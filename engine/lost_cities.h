@@ -158,6 +158,11 @@ class LostCities {
 
   // ---- Queries -------------------------------------------------------------------------
   static bool IsTerminal(const State& s) { return s.end != EndReason::kNotOver; }
+  // Whether `s` is a game's opening position: no decision taken, the deck as dealt.
+  bool IsDeal(const State& s) const {
+    return s.decisions == 0 && s.phase == Phase::kCard &&
+           s.deck_size == rules_.deck_size() - 2 * rules_.hand_size;
+  }
   static int CurrentPlayer(const State& s) { return s.player; }
   static bool HitDecisionCap(const State& s) { return s.end == EndReason::kDecisionCap; }
   // Legal actions of the player to move; 0 iff the state is terminal.

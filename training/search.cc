@@ -465,13 +465,9 @@ void SearchPlayer::Observe(const engine::LostCities& game, const engine::State& 
 
 bool SearchPlayer::KnowsPast(const engine::State& state,
                              const std::vector<engine::SeenMove>& seen) const {
-  if (seen.size() != state.decisions) return false;
-  if (state.decisions > 0) return true;
   // No moves: only the deal itself has no past (a position handed over without its decisions,
   // as an agent protocol line may be, is not the deal).
-  const engine::Rules& rules = game_.rules();
-  return state.phase == engine::Phase::kCard &&
-         state.deck_size == rules.deck_size() - 2 * rules.hand_size;
+  return seen.size() == state.decisions && (state.decisions > 0 || game_.IsDeal(state));
 }
 
 void SearchPlayer::Forget() {

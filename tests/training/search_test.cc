@@ -581,6 +581,23 @@ class CountingPseudo final : public traversal::Evaluator {
   std::atomic<uint32_t>* networks_;
 };
 
+// A model blueprint playing its current policy.
+Blueprint CurrentModel() {
+  Blueprint model;
+  model.play.source = PlayPolicy::Source::kCurrent;
+  return model;
+}
+
+// 40 rollouts on 2 workers over every legal action: the candidates do not depend on whose
+// ranking.
+SearchConfig EveryCandidate() {
+  SearchConfig config;
+  config.rollouts = 40;
+  config.workers = 2;
+  config.candidates = 0;
+  return config;
+}
+
 // One decision at `s` (Rng 4) of a search built with these evaluators; its figures.
 SearchDecision DecideOnce(const LostCities& game, const Blueprint& blueprint,
                           const SearchConfig& config, const State& s, const EvaluatorFactory& own,
@@ -597,12 +614,8 @@ SearchDecision DecideOnce(const LostCities& game, const Blueprint& blueprint,
 TEST_CASE("Search's rollouts ask the rollout model, its own choice the player's", "[search]") {
   const LostCities game(ShortRules());
   const State s = game.DealFromSeed(6);
-  Blueprint model;
-  model.play.source = PlayPolicy::Source::kCurrent;
-  SearchConfig config;
-  config.rollouts = 40;
-  config.workers = 2;
-  config.candidates = 0;  // every legal action: the candidates do not depend on whose ranking
+  const Blueprint model = CurrentModel();
+  const SearchConfig config = EveryCandidate();
   std::atomic<int64_t> own_rows{0}, rollout_rows{0};
   auto counting = [&game](uint64_t seed, std::atomic<int64_t>& rows) -> EvaluatorFactory {
     return [&game, seed, &rows](int) -> std::unique_ptr<traversal::Evaluator> {
@@ -641,12 +654,8 @@ TEST_CASE("Search's opponent rollout model plays the opponent's side alone", "[s
   const LostCities game(ShortRules());
   const State s = game.DealFromSeed(6);
   const int opponent = 1 - LostCities::CurrentPlayer(s);
-  Blueprint model;
-  model.play.source = PlayPolicy::Source::kCurrent;
-  SearchConfig config;
-  config.rollouts = 40;
-  config.workers = 2;
-  config.candidates = 0;  // every legal action: the candidates do not depend on whose ranking
+  const Blueprint model = CurrentModel();
+  const SearchConfig config = EveryCandidate();
   std::atomic<int64_t> own_rows{0}, rollout_rows{0}, opponent_rows{0}, scratch{0};
   std::atomic<uint32_t> rollout_networks{0}, opponent_networks{0}, unused{0};
   auto recording = [&game](uint64_t seed, std::atomic<int64_t>& rows,
