@@ -246,6 +246,7 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   search["turn_share"] =
       st.searched ? static_cast<double>(st.turn_searched) / static_cast<double>(st.searched) : 0.0;
   search["min_gain"] = config.min_gain;
+  search["rollout_temperature"] = config.rollout_temperature;
   search["objective"] = config.objective;
   // The searched decisions that played for wins (--objective win: all; auto: its picks).
   search["win_objective_share"] =

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <bit>
+#include <cmath>
 #include <exception>
 #include <thread>
 #include <vector>
@@ -13,12 +14,27 @@
 
 namespace lcfr::training {
 
+void ApplyTemperature(std::span<float> probabilities, uint32_t legal, double temperature) {
+  LCFR_CHECK_GT(temperature, 0.0) << "a temperature must be positive";
+  if (temperature == 1.0) return;
+  double total = 0;
+  for (uint32_t m = legal; m; m &= m - 1) {
+    float& p = probabilities[std::countr_zero(m)];
+    if (p > 0) p = static_cast<float>(std::pow(static_cast<double>(p), 1.0 / temperature));
+    total += p;
+  }
+  if (!(total > 0)) return;
+  const auto sum = static_cast<float>(total);
+  for (uint32_t m = legal; m; m &= m - 1) probabilities[std::countr_zero(m)] /= sum;
+}
+
 PolicyBot::PolicyBot(traversal::PolicyClient* policy, PlayPolicy play,
-                     const engine::LostCities& game, int network, int model)
+                     const engine::LostCities& game, int network, int model, double temperature)
     : policy_(policy),
       play_(play),
       network_(network),
       model_(model),
+      temperature_(temperature),
       features_(game.EncodingSize()),
       outputs_(game.num_actions()),
       probabilities_(game.num_actions()) {}
@@ -57,6 +73,7 @@ int PolicyBot::Act(const engine::LostCities& game, const engine::View& view, eng
       }
     }
   } else {
+    ApplyTemperature(probabilities_, legal, temperature_);
     action = traversal::SampleAction(probabilities_, legal, 0.0, rng.UniformDouble());
   }
   LCFR_CHECK_GE(action, 0) << "the policy gave no probability to a legal action";

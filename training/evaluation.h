@@ -24,6 +24,11 @@
 
 namespace lcfr::training {
 
+// Raises the legal entries of `probabilities` to the power 1 / temperature and renormalises them
+// (temperature > 0; 1 leaves them as they are, below 1 sharpens, above 1 flattens; a zero stays
+// zero). A distribution without mass on a legal action is left as it is.
+void ApplyTemperature(std::span<float> probabilities, uint32_t legal, double temperature);
+
 // A Lost Cities bot that plays a network's policy. With a fiber PolicyClient, Act suspends the
 // fiber until the batch is served. `network` >= 0 names the network outright (lcfr eval
 // --network); otherwise the policy's source picks it.
@@ -31,11 +36,13 @@ class PolicyBot : public engine::Bot {
  public:
   // `network`: the network to ask (-1: the play policy's); `model`: the network set
   // (traversal::PolicyRequest::model; 0 but for the search's opponent rollout model).
+  // `temperature`: sampled play draws from the policy under ApplyTemperature (the search's
+  // --rollout-temperature); greedy play ignores it.
   PolicyBot(traversal::PolicyClient* policy, PlayPolicy play, const engine::LostCities& game,
-            int network = -1, int model = 0);
+            int network = -1, int model = 0, double temperature = 1.0);
   int Act(const engine::LostCities& game, const engine::View& view, engine::Rng& rng) override;
-  // The distribution Act plays from: the policy's, or with greedy play uniform over its most
-  // probable legal actions (one policy call).
+  // The distribution Act plays from: the policy's (under the temperature), or with greedy play
+  // uniform over its most probable legal actions (one policy call).
   double Probability(const engine::LostCities& game, const engine::State& state,
                      int action) override;
   std::string Name() const override { return "network"; }
@@ -43,7 +50,8 @@ class PolicyBot : public engine::Bot {
   // a positive advantage (regret-matching policies only).
   int64_t decisions() const { return decisions_; }
   int64_t fallbacks() const { return fallbacks_; }
-  // The distribution the last Act played from (num_actions entries, 0 at illegal actions).
+  // The distribution the last Act played from (num_actions entries, 0 at illegal actions; under
+  // the temperature when sampled).
   std::span<const float> probabilities() const { return probabilities_; }
 
  private:
@@ -51,6 +59,7 @@ class PolicyBot : public engine::Bot {
   PlayPolicy play_;
   int network_;
   int model_;
+  double temperature_;
   std::vector<float> features_;
   std::vector<float> outputs_;
   std::vector<float> probabilities_;

@@ -179,6 +179,10 @@ absl::Status SearchConfig::Validate() const {
       }
     }
   }
+  if (!(rollout_temperature > 0 && rollout_temperature <= 10)) {
+    return bad("--rollout-temperature must be in (0, 10] (got ", rollout_temperature,
+               "; 1 = the rollout policy as it is)");
+  }
   if (opponents > 16) {
     return bad("--opponent-rollout-policy: at most 16 policies to infer among (got ", opponents,
                ")");
@@ -364,6 +368,15 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
     if (r.bot.empty() && opponent_model == nullptr) opponent_model = &r;
   }
   rollout_model = rollout_model || opponent_model != nullptr;
+  if (config.rollout_temperature != 1.0) {
+    bool sampled = player->self_.bot.empty() && !player->self_.play.greedy;
+    for (const RolloutSide& r : player->opponents_) sampled |= r.bot.empty() && !r.play.greedy;
+    if (!sampled) {
+      return absl::InvalidArgumentError(
+          "--rollout-temperature: no side of the rollouts samples the model's policy "
+          "(--rollout-policy and --opponent-rollout-policy name bots or greedy policies)");
+    }
+  }
   if (config.rollout_depth > 0 &&
       (!blueprint.is_model() || blueprint.value == Blueprint::Value::kNone)) {
     return absl::InvalidArgumentError(
@@ -731,7 +744,8 @@ double SearchPlayer::Rollout(const engine::State& world, int action, int draw, u
     bot = side == 0 ? worker.self_bot.get() : worker.opponent_bots[opponent].get();
     if (bot == nullptr) {
       const RolloutSide& r = side == 0 ? self_ : opponents_[opponent];
-      models[side] = std::make_unique<PolicyBot>(&policy, r.play, game_, -1, r.model);
+      models[side] = std::make_unique<PolicyBot>(&policy, r.play, game_, -1, r.model,
+                                                 config_.rollout_temperature);
       bot = models[side].get();
     }
   }

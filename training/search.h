@@ -87,6 +87,13 @@ struct SearchConfig {
   // opponent plays from its moves so far (opponent inference, below) and rolls the opponent's
   // side out with each in proportion to its posterior.
   std::string opponent_rollout_policy;
+  // The temperature of the rollouts' sampled model sides (lcfr --rollout-temperature T): each
+  // plays from its policy's distribution raised to 1 / T and renormalised (PolicyBot,
+  // ApplyTemperature), for both seats; 1 = the policy as it is, below 1 sharper (towards its
+  // most probable action), above 1 flatter. Bots, greedy sides, the blueprint's own choice and
+  // the likelihoods of opponent inference and the belief are not affected. Needs a sampled model
+  // side in the rollouts when it is not 1. In (0, 10].
+  double rollout_temperature = 1.0;
   // Opponent inference (two or more opponent policies): at every decision, this many worlds with
   // a past (engine/worlds.h, SampleWorldHistory) are drawn, and each policy's likelihood of the
   // opponent's moves is averaged over them: each move's probability under the policy (the
@@ -188,7 +195,8 @@ struct SearchConfig {
   // Whether the search infers the opponent's policy: two or more of them.
   bool infers_opponent() const { return opponent_policies().size() > 1; }
   // Errors name the command-line flag (--rollouts, --move-time-ms, --worlds, --candidates,
-  // --threshold, --min-gain, --rollout-policy, --opponent-rollout-policy, --opponent-worlds,
+  // --threshold, --min-gain, --rollout-policy, --opponent-rollout-policy,
+  // --rollout-temperature, --opponent-worlds,
   // --objective, --allocation, --drop-threshold, --rollout-depth, --belief, --belief-power,
   // --belief-policy, --oracle-hand, --oracle-deck, --turn-draws, --workers, --search-width).
   absl::Status Validate() const;

@@ -273,6 +273,10 @@ expect_exit 2 "search: a negative threshold" -- "$lcfr" eval --bot random --sear
 contains "$tmp/err" "--threshold must be" "--threshold is named"
 expect_exit 2 "search: --min-gain above 1" -- "$lcfr" eval --bot random --search --min-gain 2 --games 2
 contains "$tmp/err" "--min-gain must be in [0, 1]" "--min-gain is named"
+expect_exit 2 "search: --rollout-temperature 0" -- "$lcfr" eval --bot random --search --rollout-temperature 0 --games 2
+contains "$tmp/err" "--rollout-temperature must be in (0, 10]" "--rollout-temperature is named"
+expect_exit 2 "search: --rollout-temperature over bot rollouts" -- "$lcfr" eval --bot random --search --rollout-temperature 0.5 --games 2
+contains "$tmp/err" "--rollout-temperature: no side of the rollouts samples" "a temperature without a sampled model side is refused"
 expect_exit 2 "search: a bad objective" -- "$lcfr" eval --bot random --search --objective fun --games 2
 contains "$tmp/err" "--objective must be score, win or auto" "--objective is named"
 expect_exit 2 "search: a bad allocation" -- "$lcfr" eval --bot random --search --allocation greedy --games 2

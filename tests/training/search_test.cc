@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <functional>
@@ -1616,6 +1617,117 @@ TEST_CASE("A model player's Probability is the distribution it plays from", "[se
       game.ApplyUnchecked(s, played);
     }
   }
+}
+
+TEST_CASE("ApplyTemperature raises a distribution to 1 / T and renormalises it", "[search]") {
+  // Legal: actions 0-3 (action 3 at zero); action 4 is illegal and keeps its entry.
+  const uint32_t legal = 0b1111;
+  auto tempered = [&](double t) {
+    std::vector<float> p = {0.5f, 0.3f, 0.2f, 0.0f, 0.7f};
+    ApplyTemperature(p, legal, t);
+    return p;
+  };
+  CHECK(tempered(1.0) == std::vector<float>{0.5f, 0.3f, 0.2f, 0.0f, 0.7f});
+  const std::vector<float> sharp = tempered(0.5);  // squares: 0.25, 0.09, 0.04 of 0.38
+  CHECK(sharp[0] == Approx(0.25 / 0.38));
+  CHECK(sharp[1] == Approx(0.09 / 0.38));
+  CHECK(sharp[2] == Approx(0.04 / 0.38));
+  CHECK(sharp[3] == 0.0f);
+  CHECK(sharp[4] == 0.7f);
+  const std::vector<float> flat = tempered(2.0);  // square roots
+  const double roots = std::sqrt(0.5) + std::sqrt(0.3) + std::sqrt(0.2);
+  CHECK(flat[0] == Approx(std::sqrt(0.5) / roots));
+  CHECK(flat[2] == Approx(std::sqrt(0.2) / roots));
+  CHECK(flat[3] == 0.0f);
+  // No mass on a legal action: left as it is.
+  std::vector<float> none = {0.0f, 0.0f, 0.0f, 0.0f, 1.0f};
+  ApplyTemperature(none, legal, 0.5);
+  CHECK(none == std::vector<float>{0.0f, 0.0f, 0.0f, 0.0f, 1.0f});
+}
+
+TEST_CASE("A model player with a temperature samples the tempered distribution", "[search]") {
+  const LostCities game;
+  traversal::PseudoNetworkEvaluator network(game.EncodingSize(), game.num_actions(), 7);
+  traversal::PolicyClient client = traversal::PolicyClient::Direct(&network);
+  const State s = game.DealFromSeed(4);
+  const uint32_t legal = game.LegalMask(s);
+  const PlayPolicy current{PlayPolicy::Source::kCurrent, false};
+  PolicyBot plain(&client, current, game);
+  engine::Rng unused(0);
+  plain.ActOnState(game, s, unused);
+  const std::vector<float> p(plain.probabilities().begin(), plain.probabilities().end());
+  int support = 0;
+  for (uint32_t m = legal; m; m &= m - 1) support += p[std::countr_zero(m)] > 0;
+  REQUIRE(support >= 2);  // a choice to sharpen
+  for (const double t : {0.25, 3.0}) {
+    INFO("temperature " << t);
+    PolicyBot bot(&client, current, game, -1, 0, t);
+    std::vector<float> expected = p;
+    ApplyTemperature(expected, legal, t);
+    std::vector<int> counts(game.num_actions(), 0);
+    engine::Rng rng(9);
+    constexpr int kDraws = 4000;
+    for (int i = 0; i < kDraws; ++i) ++counts[bot.ActOnState(game, s, rng)];
+    for (int a = 0; a < game.num_actions(); ++a) {
+      CHECK(bot.probabilities()[a] == Approx(expected[a]));
+      CHECK(bot.Probability(game, s, a) == Approx(expected[a]));
+      // Each action's share of the draws within 5 standard errors of its tempered probability.
+      const double q = expected[a];
+      CHECK(std::abs(counts[a] / double{kDraws} - q) <= 5 * std::sqrt(q * (1 - q) / kDraws) + 1e-9);
+    }
+  }
+  // Greedy play ignores the temperature.
+  PolicyBot greedy(&client, PlayPolicy{PlayPolicy::Source::kCurrent, true}, game, -1, 0, 0.25);
+  PolicyBot greedy_plain(&client, PlayPolicy{PlayPolicy::Source::kCurrent, true}, game);
+  engine::Rng a(3), b(3);
+  CHECK(greedy.ActOnState(game, s, a) == greedy_plain.ActOnState(game, s, b));
+}
+
+TEST_CASE("Search's rollout temperature plays the rollouts' model sides, and is checked",
+          "[search]") {
+  const LostCities game(ShortRules());
+  const State s = game.DealFromSeed(6);
+  auto decide = [&](double t, const std::string& rollout) {
+    SearchConfig config;
+    config.rollouts = 30;
+    config.rollout_policy = rollout;
+    config.rollout_temperature = t;
+    auto player = Make(game, CurrentModel(), config, Pseudo(game));
+    engine::Rng rng(4);
+    player->ActOnState(game, s, rng);
+    return player->last_decision();
+  };
+  const SearchDecision plain = decide(1.0, "");
+  const SearchDecision sharp = decide(0.5, "");
+  // The same decision's candidates and blueprint choice (the root is not tempered), other
+  // rollouts.
+  CHECK(sharp.candidates == plain.candidates);
+  CHECK(sharp.blueprint == plain.blueprint);
+  CHECK(sharp.mean != plain.mean);
+  // Refused where no rollout side samples the model: bots, or greedy policies.
+  SearchConfig config;
+  config.rollout_temperature = 0.5;
+  for (const char* rollout : {"heuristic-balanced", "current-greedy"}) {
+    INFO(rollout);
+    config.rollout_policy = rollout;
+    auto player = SearchPlayer::Create(game, CurrentModel(), config, Pseudo(game));
+    REQUIRE_FALSE(player.ok());
+    CHECK_THAT(std::string(player.status().message()),
+               Catch::Contains("--rollout-temperature: no side of the rollouts samples"));
+  }
+  // One sampled model side is enough: the opponent's.
+  config.rollout_policy = "heuristic-balanced";
+  config.opponent_rollout_policy = "current";
+  CHECK(SearchPlayer::Create(game, CurrentModel(), config, Pseudo(game)).ok());
+  for (double t : {0.0, -1.0, 10.5, std::nan("")}) {
+    SearchConfig c;
+    c.rollout_temperature = t;
+    CHECK_THAT(std::string(c.Validate().message()),
+               Catch::Contains("--rollout-temperature must be in (0, 10]"));
+  }
+  SearchConfig ten;
+  ten.rollout_temperature = 10;
+  CHECK(ten.Validate().ok());
 }
 
 TEST_CASE("Search's opponent policies are checked, naming the flag", "[search]") {
