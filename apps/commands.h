@@ -12,6 +12,8 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/status/statusor.h"
+#include "engine/atomic_file.h"
+#include "engine/match.h"
 #include "engine/rules.h"
 #include "training/checkpoint.h"
 #include "training/search.h"
@@ -35,6 +37,17 @@ CommandFn AddPlotCommand(CLI::App& app);
 CommandFn AddPlayCommand(CLI::App& app);
 CommandFn AddDiagnoseCommand(CLI::App& app);
 CommandFn AddDistillCommand(CLI::App& app);
+CommandFn AddCompareCommand(CLI::App& app);
+
+// --games-out FILE (eval, match): the match's games, one CSV row each (engine/games_file.h), for
+// lcfr compare. OpenGamesOut creates FILE.tmp before the match, so that a path that cannot be
+// written is refused (exit_code kExitBadInput, the message printed) before any game is played; an
+// empty path gives nullptr and kExitOk. WriteGamesOut writes the rows and renames FILE.tmp over
+// FILE (nothing for nullptr); its exit code, the message printed on failure.
+std::unique_ptr<AtomicFileWriter> OpenGamesOut(const std::string& command, const std::string& path,
+                                               int& exit_code);
+int WriteGamesOut(const std::string& command, std::unique_ptr<AtomicFileWriter> writer,
+                  const engine::MatchResult& result, uint64_t seed);
 
 // Parses repeated "--rule key=value" overrides on top of the classic rules and validates them.
 absl::StatusOr<engine::Rules> RulesFromOverrides(const std::vector<std::string>& overrides);

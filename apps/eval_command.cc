@@ -2,6 +2,7 @@
 // searching player (training/search.h).
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <string>
 
 #include "apps/commands.h"
@@ -31,6 +32,7 @@ struct EvalOptions {
   SearchOptions search;
   std::string bot;  // with --search: the searching player's blueprint instead of a model
   bool json = false;
+  std::string games_out;  // --games-out: the games, one CSV row each (engine/games_file.h)
 };
 
 // The match's figures in the form both paths print (text or --json).
@@ -193,6 +195,9 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
                                opponent_rollout_evaluators, opponent_rollout_factory)) {
     return code;
   }
+  int opened = kExitOk;
+  std::unique_ptr<AtomicFileWriter> games_out = OpenGamesOut("eval", opts.games_out, opened);
+  if (opened != kExitOk) return opened;
   const auto start = std::chrono::steady_clock::now();
   const int step = std::max(1, opts.games / 20);
   auto progress = [&](int done) {
@@ -295,6 +300,9 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   search["opponent_inference"] = inferred;
   nlohmann::ordered_json extra;
   extra["search"] = search;
+  if (int code = WriteGamesOut("eval", std::move(games_out), played->match, opts.seed)) {
+    return code;
+  }
   const std::string name = "search over " + blueprint.Name();
   PrintResult(opts, source, name, name, played->match, extra);
   return kExitOk;
@@ -374,6 +382,9 @@ int RunEval(const EvalOptions& opts) {
     PrintError("eval", std::string(play.status().message()));
     return kExitBadInput;
   }
+  int opened = kExitOk;
+  std::unique_ptr<AtomicFileWriter> games_out = OpenGamesOut("eval", opts.games_out, opened);
+  if (opened != kExitOk) return opened;
   absl::StatusOr<training::Evaluators> evaluators =
       training::MakeEvaluators(store, inference, opts.workers);
   if (!evaluators.ok()) {
@@ -391,6 +402,9 @@ int RunEval(const EvalOptions& opts) {
       (network == traversal::kAdvantageNetwork0 || network == traversal::kAdvantageNetwork1 ||
        (network < 0 && !(play->source == training::PlayPolicy::Source::kAverage)))) {
     extra["fallback_rate"] = played->fallback_rate();
+  }
+  if (int code = WriteGamesOut("eval", std::move(games_out), played->match, opts.seed)) {
+    return code;
   }
   PrintResult(opts, policy->directory, opts.network.empty() ? play->Name() : opts.network,
               play->Name(), played->match, extra);
@@ -444,6 +458,10 @@ CommandFn AddEvalCommand(CLI::App& app) {
       "give); not a way to play"));
   sub->add_flag("--json", opts->json,
                 "one JSON object: win_rate, ci_low, ci_high, mean_score_diff, games, ...");
+  sub->add_option("--games-out", opts->games_out,
+                  "also write the games to this CSV file, one row each (game, seed, deal, seat, "
+                  "score, opponent_score, diff, win, decisions, capped), for lcfr compare: the "
+                  "same --seed and --games with and without --search, compared game by game");
   return [opts] { return RunEval(*opts); };
 }
 

@@ -147,6 +147,7 @@ int main(int argc, char** argv) {
   add(&AddPlayCommand);
   add(&AddDiagnoseCommand);
   add(&AddDistillCommand);
+  add(&AddCompareCommand);
   std::set_terminate(&OnTerminate);
   // CLI11 says only "A subcommand is required" for an unknown first word.
   if (argc > 1 && argv[1][0] != '-') {

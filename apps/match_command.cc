@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include "apps/commands.h"
 #include "engine/bots.h"
@@ -23,6 +24,7 @@ struct MatchOptions {
   uint64_t seed = 1;
   std::vector<std::string> rules;
   bool json = false;
+  std::string games_out;
 };
 
 int RunMatch(const MatchOptions& opts) {
@@ -40,6 +42,9 @@ int RunMatch(const MatchOptions& opts) {
     }
   }
   const engine::LostCities game(*rules);
+  int opened = kExitOk;
+  std::unique_ptr<AtomicFileWriter> games_out = OpenGamesOut("match", opts.games_out, opened);
+  if (opened != kExitOk) return opened;
   // Progress on stderr for long matches: a live counter on a terminal, plain lines otherwise.
   const bool tty = isatty(fileno(stderr)) != 0;
   const auto start = std::chrono::steady_clock::now();
@@ -54,6 +59,7 @@ int RunMatch(const MatchOptions& opts) {
                done / secs, tty && done != opts.games ? "" : "\n");
   };
   const engine::MatchResult r = engine::PlayMatch(game, **a, **b, opts.games, opts.seed, progress);
+  if (int code = WriteGamesOut("match", std::move(games_out), r, opts.seed)) return code;
   const engine::Interval ci = r.win_rate_ci();
   if (opts.json) {
     nlohmann::ordered_json j;
@@ -115,6 +121,10 @@ CommandFn AddMatchCommand(CLI::App& app) {
                 "print one JSON object (a, b, games, wins, losses, ties, win_rate, ci_low, "
                 "ci_high, mean_score_diff, mean_score_a, mean_score_b, mean_decisions, "
                 "capped, seed)");
+  cmd->add_option("--games-out", opts->games_out,
+                  "also write the games to this CSV file, one row each, A's view (game, seed, "
+                  "deal, seat, score, opponent_score, diff, win, decisions, capped), for lcfr "
+                  "compare");
   return [opts] { return RunMatch(*opts); };
 }
 

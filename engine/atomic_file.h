@@ -29,6 +29,9 @@ class AtomicFileWriter {
   // Flushes, closes and renames PATH.tmp over PATH.
   absl::Status Commit();
   const std::string& path() const { return path_; }
+  // OK until the first failure (e.g. PATH.tmp could not be created): a caller that opens the
+  // writer before long work can refuse bad paths before spending it.
+  const absl::Status& status() const { return status_; }
 
  private:
   void Fail(const char* what);  // records "cannot write PATH: <what>: <strerror(errno)>"

@@ -1,6 +1,9 @@
 #include "engine/match.h"
 
+#include <algorithm>
 #include <cmath>
+
+#include "engine/check.h"
 
 namespace lcfr::engine {
 
@@ -64,6 +67,29 @@ void MatchResult::Add(const GameOutcome& outcome, int seat_a) {
   score_b_sum += outcome.scores[1 - seat_a];
   decisions_sum += outcome.decisions;
   a_expeditions.Add(outcome.expeditions[seat_a]);
+  per_game.push_back({outcome.scores[seat_a], outcome.scores[1 - seat_a], outcome.decisions,
+                      outcome.end == EndReason::kDecisionCap});
+}
+
+PairedDifference PairedDifferenceOf(const std::vector<double>& x_a,
+                                    const std::vector<double>& x_b) {
+  LCFR_CHECK_EQ(x_a.size(), x_b.size()) << "paired results need the same games";
+  PairedDifference d;
+  d.games = static_cast<int>(x_a.size());
+  if (d.games == 0) return d;
+  double sum = 0, sum2 = 0;
+  for (size_t i = 0; i < x_a.size(); ++i) {
+    const double v = x_a[i] - x_b[i];
+    sum += v;
+    sum2 += v * v;
+  }
+  const double n = d.games;
+  d.mean = sum / n;
+  const double var = d.games > 1 ? std::max(0.0, (sum2 - n * d.mean * d.mean) / (n - 1)) : 0.0;
+  const double half = 1.96 * std::sqrt(var / n);
+  d.low = d.mean - half;
+  d.high = d.mean + half;
+  return d;
 }
 
 GameOutcome PlayMatchGame(const LostCities& game, Bot& a, Bot& b, int g, uint64_t seed) {

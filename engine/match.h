@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "engine/bots.h"
 #include "engine/lost_cities.h"
@@ -44,6 +45,16 @@ struct Interval {
 // Wilson score interval for `successes` out of `n` (z = 1.96: 95%).
 Interval WilsonInterval(double successes, double n, double z = 1.96);
 
+// One game of a match, from A's point of view.
+struct GameResult {
+  int score_a = 0;
+  int score_b = 0;
+  int decisions = 0;
+  bool capped = false;  // cut at max_decisions (scored as it stood)
+  // A's share of the win: 1 a win, 0.5 a tie, 0 a loss.
+  double win() const { return score_a > score_b ? 1.0 : score_a == score_b ? 0.5 : 0.0; }
+};
+
 // Results from the point of view of bot A.
 struct MatchResult {
   int games = 0;
@@ -56,7 +67,8 @@ struct MatchResult {
   double score_a_sum = 0;
   double score_b_sum = 0;
   double decisions_sum = 0;
-  ExpeditionStats a_expeditions;  // A's, summed over the games
+  ExpeditionStats a_expeditions;     // A's, summed over the games
+  std::vector<GameResult> per_game;  // every game, in the order Add saw them (game order)
 
   // A's expedition statistics per game and per opened color.
   double colors_opened_per_game() const { return games ? 1.0 * a_expeditions.opened / games : 0.0; }
@@ -81,6 +93,19 @@ struct MatchResult {
   // Counts one game in which A sat in seat `seat_a`.
   void Add(const GameOutcome& outcome, int seat_a);
 };
+
+// Two players' results on the same games (the same deals and seats, e.g. a model with and without
+// search against one opponent): the mean of A's per-game difference x_a - x_b and its 95% normal
+// interval, 1.96 standard errors of that mean. Pairing removes what the deals share, so the
+// interval is narrower than the two results' own intervals combined when the deals matter.
+struct PairedDifference {
+  int games = 0;
+  double mean = 0.0;
+  double low = 0.0;
+  double high = 0.0;
+};
+// x_a and x_b: a value per game, in the same game order (equal sizes, checked).
+PairedDifference PairedDifferenceOf(const std::vector<double>& x_a, const std::vector<double>& x_b);
 
 // Game `g` of a PlayMatch: its deal, seats and random stream (for callers that run the games of
 // a match in another order or in parallel and add the outcomes up in game order).

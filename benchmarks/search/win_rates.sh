@@ -6,7 +6,9 @@
 # (default: --rollout-policy heuristic-balanced --rollouts 1000), then the searching player
 # plays the plain one head to head (--opponent self). Each result is OUT_DIR/NAME-SEED.json (an
 # existing one is kept, so a stopped batch resumes); then the table is printed, each row over
-# every seed's games (the same deals without and with search).
+# every seed's games (the same deals without and with search). Each run also writes its games
+# (OUT_DIR/NAME-SEED.csv, lcfr eval --games-out), and the gain's paired 95% interval comes from
+# them (docs/search.md, "What the search adds, paired").
 # SEEDS="S ..." plays GAMES games on each of those seeds (default 1), so a batch grows seed by
 # seed; SELF_SEEDS and SELF_GAMES do the same for the head to head (default SEEDS and GAMES).
 # MODEL=FILE plays another networks file; OPPONENTS="bot ..." plays only those (and SELF=0 skips
@@ -47,7 +49,8 @@ run() {  # run NAME SEED GAMES ARGS...
   if [[ ! -s "$out/$name-$seed.json" ]]; then
     echo "[search] $name, seed $seed, $n games" >&2
     "$lcfr" eval --model "$model" --policy current --games "$n" --seed "$seed" \
-      --workers "$workers" --json "$@" > "$out/$name-$seed.json.tmp"
+      --workers "$workers" --json --games-out "$out/$name-$seed.csv" "$@" \
+      > "$out/$name-$seed.json.tmp"
     mv "$out/$name-$seed.json.tmp" "$out/$name-$seed.json"
   fi
 }
@@ -65,7 +68,7 @@ if [[ "${SELF:-1}" != 0 ]]; then
 fi
 # The table: every result in OUT_DIR, in this order, each row over the seeds that have both runs.
 python3 - "$out" random discard-only heuristic-cautious heuristic-balanced heuristic-aggressive heuristic-noisy <<'PY'
-import glob, json, math, re, sys
+import csv, glob, json, math, re, sys
 out, bots = sys.argv[1], sys.argv[2:]
 def runs(name):  # seed -> result
     found = {}
@@ -83,7 +86,24 @@ def total(results):  # games, win rate, mean score difference, Wilson interval
     c = (p + z * z / (2 * n)) / (1 + z * z / n)
     h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return n, p, d, f"{p:.3f} [{c - h:.3f}, {c + h:.3f}]"
-print("| opponent | seeds | games | without search | with search | gain | mean score diff (without / with) | left the policy | ms per decision (mean / max) |")
+def wins(name, seed):  # the per-game wins of a run's games file (--games-out), or None
+    try:
+        with open(f"{out}/{name}-{seed}.csv") as f:
+            return [float(row["win"]) for row in csv.DictReader(f)]
+    except OSError:
+        return None
+def paired(bot, seeds):  # the gain's paired 95% interval over the seeds' games, or ""
+    d = []
+    for s in seeds:
+        a, b = wins(f"search-{bot}", s), wins(f"plain-{bot}", s)
+        if a is None or b is None or len(a) != len(b):
+            return ""  # a run from before --games-out: no pairing
+        d += [x - y for x, y in zip(a, b)]
+    m = sum(d) / len(d)
+    sd = math.sqrt(sum((x - m) ** 2 for x in d) / max(1, len(d) - 1))
+    h = 1.96 * sd / math.sqrt(len(d))
+    return f" [{100 * (m - h):+.1f}, {100 * (m + h):+.1f}]"
+print("| opponent | seeds | games | without search | with search | gain [paired 95%] | mean score diff (without / with) | left the policy | ms per decision (mean / max) |")
 print("|---|---|---:|---|---|---:|---|---:|---|")
 for bot in bots + ["self"]:
     searched = runs(f"search-{bot}")
@@ -102,7 +122,8 @@ for bot in bots + ["self"]:
     ms = sum(v["mean_ms"] * v["searched"] for v in x) / max(1, searched_decisions)
     seeds = f"{common[0]}" if len(common) == 1 else f"{common[0]}-{common[-1]} ({len(common)})"
     print(f"| {bot if bot != 'self' else 'the model without search'} | {seeds} | {n} | {without} | "
-          f"{with_search} | {100 * (p - p0):+.1f} | {d0:+.1f} / {d:+.1f} | {100 * left:.0f}% | "
+          f"{with_search} | {100 * (p - p0):+.1f}{paired(bot, common) if bot != 'self' else ''} | "
+          f"{d0:+.1f} / {d:+.1f} | {100 * left:.0f}% | "
           f"{ms:.0f} / {max(v['max_ms'] for v in x):.0f} |")
 print(f"\nPaired deals, seats alternating; "
       f"{open(out + '/search_args.txt').read().strip()}")

@@ -28,7 +28,7 @@ expect_exit 0 "help" -- "$lcfr" --help
 contains "$tmp/out" "replay" "help lists replay"
 expect_exit 2 "no subcommand" -- "$lcfr"
 expect_exit 2 "unknown subcommand" -- "$lcfr" frobnicate
-for cmd in replay match agent info sweep train eval plot play diagnose distill; do
+for cmd in replay match agent info sweep train eval plot play diagnose distill compare; do
   expect_exit 0 "$cmd --help" -- "$lcfr" "$cmd" --help
 done
 
@@ -63,6 +63,27 @@ contains "$tmp/err" "unknown rules key 'colours'" "bad rule key message"
 expect_exit 2 "match bad rule value" -- "$lcfr" match random random --rule colors=9
 contains "$tmp/err" "rules.colors" "bad rule value message"
 expect_exit 2 "match bad games" -- "$lcfr" match random random --games 0
+# --games-out and compare: two matches on the same deals, compared game by game.
+expect_exit 0 "match --games-out" -- "$lcfr" match heuristic-balanced random -n 20 --seed 9 --games-out "$tmp/balanced.csv"
+contains "$tmp/balanced.csv" "game,seed,deal,seat,score,opponent_score,diff,win,decisions,capped" "games file header"
+rows=$(wc -l <"$tmp/balanced.csv")
+if [[ "$rows" == 21 ]]; then pass; else fail "games file: $rows lines, expected a header and 20 rows"; fi
+expect_exit 0 "match --games-out, the other player" -- "$lcfr" match random random -n 20 --seed 9 --games-out "$tmp/random.csv"
+expect_exit 0 "compare" -- "$lcfr" compare "$tmp/balanced.csv" "$tmp/random.csv" --json
+contains "$tmp/out" '"games":20,"seed":9' "compare pairs the 20 games"
+diff_rate=$(sed -n 's/.*"win_rate_diff":\([-0-9.e]*\).*/\1/p' "$tmp/out")
+if awk -v d="$diff_rate" 'BEGIN { exit !(d >= 0.25) }'; then pass; else fail "compare: balanced over random by '$diff_rate' < 0.25"; fi
+expect_exit 0 "compare a file with itself" -- "$lcfr" compare "$tmp/balanced.csv" "$tmp/balanced.csv"
+contains "$tmp/out" "A - B win rate   +0.000  [+0.000, +0.000]" "a file against itself differs by nothing"
+"$lcfr" match discard-only random -n 20 --seed 10 --games-out "$tmp/seed10.csv" >/dev/null 2>&1
+expect_exit 2 "compare other deals" -- "$lcfr" compare "$tmp/balanced.csv" "$tmp/seed10.csv"
+contains "$tmp/err" "their deals differ" "compare refuses other seeds"
+"$lcfr" match discard-only random -n 10 --seed 9 --games-out "$tmp/ten.csv" >/dev/null 2>&1
+expect_exit 2 "compare other game counts" -- "$lcfr" compare "$tmp/balanced.csv" "$tmp/ten.csv"
+contains "$tmp/err" "has 20 games and" "compare refuses other game counts"
+expect_exit 2 "match --games-out into a missing directory" -- "$lcfr" match random random -n 2 --games-out "$tmp/no/such/dir/g.csv"
+contains "$tmp/err" "--games-out: cannot write" "games-out names the flag"
+if [[ -e "$tmp/no" ]]; then fail "games-out created a directory"; else pass; fi
 
 # agent: one decision in, one action out; a bad line gets an error object and exit 2.
 line='{"decision":"card","hand":["Y2","Y3","B4","B5","W6","G7","R8","R9"],"deck_size":44}'
@@ -154,13 +175,16 @@ contains "$tmp/err" "trains no value network" "diagnose says why"
 expect_exit 2 "diagnose without a source" -- "$lcfr" diagnose --states 2
 contains "$tmp/err" "give one of --checkpoint and --model" "diagnose wants one source"
 # search at play time (docs/search.md): eval, agent and play with --search, and its refusals.
-expect_exit 0 "eval --search over the shipped model" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --policy current --search --rollouts 24 --candidates 3 --games 2 --opponent random --json
+expect_exit 0 "eval --search over the shipped model" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --policy current --search --rollouts 24 --candidates 3 --games 2 --opponent random --json --games-out "$tmp/search_games.csv"
 contains "$tmp/out" '"policy":"search over model (current)"' "eval --search names the player"
 contains "$tmp/out" '"rollouts_per_s":' "eval --search reports its speed"
 calls=$(grep -oE '"policy_calls_per_rollout":[0-9.]+' "$tmp/out" | cut -d: -f2)
 # A rollout from a decision of a game plays the rest of it: some dozens of policy calls, never
 # more than the rules' cap of 1,000 decisions.
 if awk -v c="${calls:-0}" 'BEGIN { exit !(c >= 5 && c <= 1000) }'; then pass; else fail "eval --search policy_calls_per_rollout '${calls}' outside [5, 1000]"; fi
+expect_exit 0 "eval --games-out without search, the same deals" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --policy current --games 2 --opponent random --games-out "$tmp/plain_games.csv"
+expect_exit 0 "compare search with no search" -- "$lcfr" compare "$tmp/search_games.csv" "$tmp/plain_games.csv"
+contains "$tmp/out" "2 games on the same deals and seats, seed 1" "compare reads eval's games files"
 expect_exit 0 "eval --search head to head" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --search --rollouts 16 --rollout-policy heuristic-balanced --games 2 --opponent self
 contains "$tmp/out" "left the policy's choice" "eval --search prints its figures"
 expect_exit 0 "eval --search with rollouts cut by the value network" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --policy current --search --rollouts 24 --candidates 3 --rollout-depth 4 --games 2 --opponent random --json
