@@ -23,12 +23,16 @@ std::vector<std::string_view> Split(std::string_view text, char separator) {
   }
 }
 
-// The integer in `field`, the whole of it.
-bool ParseInteger(std::string_view field, int64_t& value) {
+// The integer in `field`, the whole of it (a uint64_t takes no sign).
+template <typename Int>
+bool ParseInteger(std::string_view field, Int& value) {
   if (field.empty()) return false;
   const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
   return error == std::errc() && end == field.data() + field.size();
 }
+
+// The `win` column's text for a share of the win: "1", "0.5" or "0".
+const char* WinText(double win) { return win == 1.0 ? "1" : win == 0.5 ? "0.5" : "0"; }
 
 }  // namespace
 
@@ -37,13 +41,9 @@ std::string GamesFileText(const MatchResult& result, uint64_t seed) {
   text += '\n';
   for (size_t g = 0; g < result.per_game.size(); ++g) {
     const GameResult& r = result.per_game[g];
-    const double win = r.win();
     text += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", g, seed, g / 2,
                         SeatOfA(static_cast<int>(g)), r.score_a, r.score_b, r.score_a - r.score_b,
-                        win == 0.5   ? "0.5"
-                        : win == 1.0 ? "1"
-                                     : "0",
-                        r.decisions, r.capped ? 1 : 0);
+                        WinText(r.win()), r.decisions, r.capped ? 1 : 0);
   }
   return text;
 }
@@ -77,14 +77,11 @@ absl::StatusOr<GamesFile> ParseGamesFile(std::string_view text, const std::strin
     }
     int64_t v[kColumns] = {};
     for (int c = 0; c < kColumns; ++c) {
-      if (c == 7) continue;  // win: 0, 0.5 or 1
-      const bool unsigned_seed = c == 1;
-      if (unsigned_seed) {
+      if (c == 7) continue;  // win: 0, 0.5 or 1, checked against the scores below
+      if (c == 1) {          // the seed: unsigned, the same on every row
         uint64_t seed = 0;
-        const std::string_view f = fields[c];
-        const auto [end, err] = std::from_chars(f.data(), f.data() + f.size(), seed);
-        if (f.empty() || err != std::errc() || end != f.data() + f.size()) {
-          return error(i, "seed: '", f, "' is not a non-negative integer");
+        if (!ParseInteger(fields[c], seed)) {
+          return error(i, "seed: '", fields[c], "' is not a non-negative integer");
         }
         if (i == 1) file.seed = seed;
         if (seed != file.seed) {
@@ -114,15 +111,9 @@ absl::StatusOr<GamesFile> ParseGamesFile(std::string_view text, const std::strin
     r.score_a = static_cast<int>(v[4]);
     r.score_b = static_cast<int>(v[5]);
     const std::string_view win = fields[7];
-    const double expected = r.win();
-    const bool win_ok = (win == "1" && expected == 1.0) || (win == "0" && expected == 0.0) ||
-                        (win == "0.5" && expected == 0.5);
-    if (!win_ok) {
-      return error(i, "win '", win, "' does not match the scores (expected ",
-                   expected == 0.5   ? "0.5"
-                   : expected == 1.0 ? "1"
-                                     : "0",
-                   ")");
+    const char* expected = WinText(r.win());
+    if (win != expected) {
+      return error(i, "win '", win, "' does not match the scores (expected ", expected, ")");
     }
     if (v[8] < 0 || v[8] > 1000000) return error(i, "decisions: ", v[8], " is out of range");
     if (v[9] != 0 && v[9] != 1) return error(i, "capped: ", v[9], " is not 0 or 1");
