@@ -3,6 +3,7 @@
 // lead over B in both with a paired 95% interval (engine/games_file.h, engine/match.h).
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "apps/commands.h"
 #include "engine/games_file.h"
@@ -52,11 +53,12 @@ struct Summary {
   double mean_score_diff = 0;
 };
 
-Summary Summarize(const engine::GamesFile& file) {
-  double wins = 0, diff = 0;
-  for (const engine::GameResult& r : file.games) wins += r.win(), diff += r.score_a - r.score_b;
-  const double n = static_cast<double>(file.games.size());
-  return {wins / n, engine::WilsonInterval(wins, n), diff / n};
+// One file's figures from its per-game wins (1, 0.5, 0) and score differences.
+Summary Summarize(const std::vector<double>& win, const std::vector<double>& diff) {
+  double wins = 0, diffs = 0;
+  for (size_t g = 0; g < win.size(); ++g) wins += win[g], diffs += diff[g];
+  const double n = static_cast<double>(win.size());
+  return {wins / n, engine::WilsonInterval(wins, n), diffs / n};
 }
 
 int RunCompare(const CompareOptions& opts) {
@@ -95,7 +97,7 @@ int RunCompare(const CompareOptions& opts) {
   }
   const engine::PairedDifference dw = engine::PairedDifferenceOf(win[0], win[1]);
   const engine::PairedDifference ds = engine::PairedDifferenceOf(diff[0], diff[1]);
-  const Summary s[2] = {Summarize(files[0]), Summarize(files[1])};
+  const Summary s[2] = {Summarize(win[0], diff[0]), Summarize(win[1], diff[1])};
   const int games = static_cast<int>(files[0].games.size());
   if (opts.json) {
     nlohmann::ordered_json j;
