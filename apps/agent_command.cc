@@ -58,15 +58,16 @@ int RunAgent(const AgentOptions& opts) {
   if (opts.search.search) {
     SearchOptions search = opts.search;
     ApplyShippedModelSearchDefaults(model, search);
-    auto loaded = LoadSearchingPlayer(opts.checkpoint, model, opts.bot, opts.policy, search.config,
-                                      engine::Rules{});
+    auto loaded =
+        LoadSearchingPlayer(opts.checkpoint, model, opts.bot, opts.policy, search, engine::Rules{});
     if (!loaded.ok()) {
       PrintError("agent", std::string(loaded.status().message()));
       return kExitBadInput;
     }
     checkpoint_rules = loaded->rules;
     player = std::move(loaded->bot);
-    std::cerr << "[agent] " << loaded->name << ": " << SearchSummary(search.config) << std::endl;
+    std::cerr << "[agent] " << loaded->name << ": " << SearchSummary(search.config, loaded->device)
+              << std::endl;
     fixed_rules = true;
   } else if (!opts.checkpoint.empty() || !model.empty()) {
     auto bot = LoadNetworkPlayer(opts.checkpoint, model, opts.policy);

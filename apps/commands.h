@@ -15,6 +15,7 @@
 #include "engine/atomic_file.h"
 #include "engine/match.h"
 #include "engine/rules.h"
+#include "inference/network_config.h"
 #include "training/checkpoint.h"
 #include "training/search.h"
 
@@ -84,10 +85,13 @@ absl::StatusOr<std::unique_ptr<training::CheckpointBot>> LoadNetworkPlayer(
 // --search, --rollouts, --move-time-ms, --worlds, --candidates, --threshold, --rollout-policy,
 // --opponent-rollout-policy, --objective, --allocation, --drop-threshold, --rollout-depth,
 // --belief, --belief-power, --belief-policy, --search-width and (agent, play: `workers`)
-// --workers: search at play time (training/search.h, docs/search.md).
+// --workers and --device: search at play time (training/search.h, docs/search.md).
 struct SearchOptions {
   bool search = false;
   training::SearchConfig config;
+  // agent and play: --device, where the search's networks run (cpu, cuda or auto; eval has its
+  // own --device for both its players).
+  std::string device = "cpu";
   std::vector<CLI::Option*> needs_search;  // the options that mean nothing without --search
   CLI::Option* rollouts = nullptr;         // --rollouts, to tell its default from a choice
 };
@@ -99,8 +103,10 @@ void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers);
 // cores (docs/search.md). Elsewhere nothing changes.
 inline constexpr int kShippedSearchRollouts = 2000;
 void ApplyShippedModelSearchDefaults(const std::string& model, SearchOptions& options);
-// One line on what a search spends: "4000 rollouts a decision (racing), rollouts by FILE".
-std::string SearchSummary(const training::SearchConfig& config);
+// One line on what a search spends: "4000 rollouts a decision (racing), rollouts by FILE", and
+// ", on cuda" where its networks run on the GPU.
+std::string SearchSummary(const training::SearchConfig& config,
+                          inference::Device device = inference::Device::kCpu);
 // OK without --search and no search option given, or with --search and a valid config; the
 // error names the flag.
 absl::Status CheckSearchOptions(const SearchOptions& options);
@@ -112,17 +118,19 @@ absl::StatusOr<std::shared_ptr<const inference::ModelStore>> LoadRolloutModel(
     const std::string& flag = "--rollout-model");
 
 // The searching player of agent and play: over the policy of `checkpoint` or `model` (one of
-// them non-empty, playing as `policy` says) or else over the bot `bot` on `bot_rules`. Errors
-// name what is wrong (the caller exits 2).
+// them non-empty, playing as `policy` says) or else over the bot `bot` on `bot_rules`, its
+// networks on `search.device` (resolved here: auto is cuda where a GPU is visible). Errors name
+// what is wrong (the caller exits 2).
 struct LoadedPlayer {
   std::unique_ptr<engine::Bot> bot;
   engine::Rules rules;
   std::string name;
+  inference::Device device = inference::Device::kCpu;  // where its networks run
 };
 absl::StatusOr<LoadedPlayer> LoadSearchingPlayer(const std::string& checkpoint,
                                                  const std::string& model, const std::string& bot,
                                                  const PolicyOptions& policy,
-                                                 const training::SearchConfig& config,
+                                                 const SearchOptions& search,
                                                  const engine::Rules& bot_rules);
 
 // "lcfr <command>: <message>" on stderr.

@@ -109,14 +109,14 @@ int RunPlay(const PlayOptions& opts) {
   if (opts.search.search) {
     SearchOptions search = opts.search;
     ApplyShippedModelSearchDefaults(model, search);
-    auto loaded = LoadSearchingPlayer(opts.checkpoint, model, opts.bot, opts.policy, search.config,
-                                      game_rules);
+    auto loaded =
+        LoadSearchingPlayer(opts.checkpoint, model, opts.bot, opts.policy, search, game_rules);
     if (!loaded.ok()) {
       PrintError("play", std::string(loaded.status().message()));
       return kExitBadInput;
     }
     game_rules = loaded->rules;
-    opponent_name = loaded->name + " (" + SearchSummary(search.config) + ")";
+    opponent_name = loaded->name + " (" + SearchSummary(search.config, loaded->device) + ")";
     opponent = std::move(loaded->bot);
   } else if (!opts.checkpoint.empty() || !model.empty()) {
     auto bot = LoadNetworkPlayer(opts.checkpoint, model, opts.policy);

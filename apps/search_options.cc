@@ -8,6 +8,8 @@
 #include "engine/bots.h"
 #include "fmt/core.h"
 #include "fmt/ranges.h"
+#include "inference/batched_evaluator.h"
+#include "inference/network_config.h"
 #include "training/checkpoint.h"
 #include "training/compose.h"
 
@@ -137,6 +139,11 @@ void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers) {
   if (workers) {
     add(command->add_option("--workers", c.workers, "search threads per decision")
             ->capture_default_str());
+    add(command
+            ->add_option("--device", options->device,
+                         "where the search's networks run: cpu, cuda or auto (cuda where a GPU "
+                         "is visible)")
+            ->capture_default_str());
   }
 }
 
@@ -165,7 +172,7 @@ void ApplyShippedModelSearchDefaults(const std::string& model, SearchOptions& op
   }
 }
 
-std::string SearchSummary(const training::SearchConfig& c) {
+std::string SearchSummary(const training::SearchConfig& c, inference::Device device) {
   std::string line = fmt::format("{} rollouts a decision ({}", c.rollouts, c.allocation);
   if (c.move_time_ms > 0) line += fmt::format(", at most {} ms", c.move_time_ms);
   line += ")";
@@ -177,6 +184,7 @@ std::string SearchSummary(const training::SearchConfig& c) {
   if (!c.opponent_rollout_model.empty()) {
     line += ", the opponent's side by " + c.opponent_rollout_model;
   }
+  if (device == inference::Device::kCuda) line += ", on cuda";
   return line;
 }
 
@@ -214,11 +222,24 @@ absl::StatusOr<std::shared_ptr<const inference::ModelStore>> LoadRolloutModel(
 absl::StatusOr<LoadedPlayer> LoadSearchingPlayer(const std::string& checkpoint,
                                                  const std::string& model, const std::string& bot,
                                                  const PolicyOptions& policy,
-                                                 const training::SearchConfig& config,
+                                                 const SearchOptions& search,
                                                  const engine::Rules& bot_rules) {
+  const training::SearchConfig& config = search.config;
   training::Blueprint blueprint;
   std::shared_ptr<const inference::ModelStore> store;
   LoadedPlayer loaded;
+  // The device first: a GPU asked for and not there is refused before any file is read.
+  inference::InferenceConfig inference;
+  {
+    absl::StatusOr<inference::Device> requested = inference::ParseDevice(search.device);
+    if (requested.ok()) requested = inference::ResolveDevice(*requested);
+    if (!requested.ok()) {
+      return absl::InvalidArgumentError(
+          fmt::format("--device: {}", std::string(requested.status().message())));
+    }
+    inference.device = *requested;
+    loaded.device = *requested;
+  }
   if (!checkpoint.empty() || !model.empty()) {
     absl::StatusOr<NetworkSource> source = LoadNetworkSource(checkpoint, model, policy);
     if (!source.ok()) return source.status();
@@ -254,7 +275,7 @@ absl::StatusOr<LoadedPlayer> LoadSearchingPlayer(const std::string& checkpoint,
   if (!opponent_rollout_store.ok()) return opponent_rollout_store.status();
   const engine::LostCities game(loaded.rules);
   absl::StatusOr<std::unique_ptr<engine::Bot>> player = training::MakeSearchPlayer(
-      game, blueprint, config, store, *rollout_store, *opponent_rollout_store);
+      game, blueprint, config, store, *rollout_store, *opponent_rollout_store, inference);
   if (!player.ok()) return player.status();
   loaded.bot = *std::move(player);
   loaded.name = "search over " + loaded.name;

@@ -50,16 +50,16 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> MakeSearchPlayer(
     const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
     std::shared_ptr<const inference::ModelStore> store,
     std::shared_ptr<const inference::ModelStore> rollout_store,
-    std::shared_ptr<const inference::ModelStore> opponent_rollout_store) {
+    std::shared_ptr<const inference::ModelStore> opponent_rollout_store,
+    const inference::InferenceConfig& inference) {
   EvaluatorFactory factory, rollout_factory, opponent_factory;
   // Handed out to the player's workers in Create.
   Evaluators evaluators, rollout_evaluators, opponent_evaluators;
   // One evaluator per worker for `from`'s networks, handed out by `out` (none without a store).
-  auto wire = [&config](std::shared_ptr<const inference::ModelStore> from, Evaluators& made,
-                        EvaluatorFactory& out) -> absl::Status {
+  auto wire = [&config, &inference](std::shared_ptr<const inference::ModelStore> from,
+                                    Evaluators& made, EvaluatorFactory& out) -> absl::Status {
     if (!from) return absl::OkStatus();
-    absl::StatusOr<Evaluators> built =
-        MakeEvaluators(std::move(from), inference::InferenceConfig{}, config.workers);
+    absl::StatusOr<Evaluators> built = MakeEvaluators(std::move(from), inference, config.workers);
     if (!built.ok()) return built.status();
     made = *std::move(built);
     out = HandOut(made);

@@ -80,15 +80,17 @@ absl::StatusOr<Evaluators> MakeEvaluators(std::shared_ptr<const inference::Model
 // each once. `evaluators` must outlive the factory's calls.
 std::function<std::unique_ptr<traversal::Evaluator>(int worker)> HandOut(Evaluators& evaluators);
 
-// A searching player on `game` (lcfr eval, agent, play; distill's expert iteration): the model's
-// evaluators (from `store`, CPU, one per search worker; null when no model plays) are built here,
-// the rollout model's from `rollout_store` (--rollout-model; null without one) and the opponent
-// rollout model's from `opponent_rollout_store` (--opponent-rollout-model); the player owns them.
+// A searching player on `game` (lcfr agent, play; distill's expert iteration): the model's
+// evaluators (from `store`, one per search worker; null when no model plays) are built here on
+// `inference`'s device (resolved: kCpu or kCuda), the rollout model's from `rollout_store`
+// (--rollout-model; null without one) and the opponent rollout model's from
+// `opponent_rollout_store` (--opponent-rollout-model); the player owns them.
 absl::StatusOr<std::unique_ptr<SearchPlayer>> MakeSearchPlayer(
     const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
     std::shared_ptr<const inference::ModelStore> store,
     std::shared_ptr<const inference::ModelStore> rollout_store = nullptr,
-    std::shared_ptr<const inference::ModelStore> opponent_rollout_store = nullptr);
+    std::shared_ptr<const inference::ModelStore> opponent_rollout_store = nullptr,
+    const inference::InferenceConfig& inference = {});
 
 }  // namespace lcfr::training
 

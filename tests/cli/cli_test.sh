@@ -285,6 +285,26 @@ echo quit | "$lcfr" play --search --rollouts 8 --bot heuristic-cautious --seat 1
 contains "$tmp/out" "search over heuristic-cautious (8 rollouts a decision (uniform))" "play --search names its player and budget"
 echo quit | "$lcfr" play --search --seat 1 >"$tmp/out" 2>&1
 contains "$tmp/out" "2000 rollouts a decision (uniform), rollouts by $src/models/lost-cities-student.pt" "play --search over the shipped model: the student, 2000 rollouts"
+# --device (agent, play): where the search's networks run.
+echo "$line" | "$lcfr" agent --search --rollouts 16 --workers 2 --device auto >"$tmp/agent_out" 2>"$tmp/agent_err"
+code=$?
+if [[ $code -eq 0 ]] && grep -qE '^\{"(play|discard)":"[YBWGR][0-9*]+"\}$' "$tmp/agent_out"; then pass; else fail "agent --search --device auto answer: exit $code, $(cat "$tmp/agent_out") $(cat "$tmp/agent_err")"; fi
+expect_exit 2 "search: an unknown device" -- "$lcfr" agent --search --device tpu
+contains "$tmp/err" "lcfr agent: --device: unknown device 'tpu'" "agent names the bad device"
+expect_exit 2 "search: --device without --search" -- "$lcfr" agent --device cuda
+contains "$tmp/err" "--device needs --search" "agent's --device needs --search"
+if "$lcfr" info --json | grep -q '"cuda_devices":[1-9]'; then
+  echo "$line" | "$lcfr" agent --search --rollouts 16 --workers 2 --device cuda >"$tmp/agent_out" 2>"$tmp/agent_err"
+  code=$?
+  if [[ $code -eq 0 ]] && grep -qE '^\{"(play|discard)":"[YBWGR][0-9*]+"\}$' "$tmp/agent_out"; then pass; else fail "agent --search --device cuda answer: exit $code, $(cat "$tmp/agent_out") $(cat "$tmp/agent_err")"; fi
+  contains "$tmp/agent_err" "16 rollouts a decision (uniform), rollouts by $src/models/lost-cities-student.pt, on cuda" "agent --search --device cuda says where it runs"
+else
+  if grep -q ", on cuda" "$tmp/agent_err"; then fail "agent --search --device auto says cuda without a GPU"; else pass; fi
+  expect_exit 2 "agent --search --device cuda without a GPU" -- "$lcfr" agent --search --device cuda
+  contains "$tmp/err" "lcfr agent: --device: device 'cuda' requested" "agent explains the missing GPU"
+  expect_exit 2 "play --search --device cuda without a GPU" -- "$lcfr" play --search --device cuda
+  contains "$tmp/err" "lcfr play: --device: device 'cuda' requested" "play explains the missing GPU"
+fi
 expect_exit 2 "search: --rollouts 0" -- "$lcfr" eval --bot random --search --rollouts 0 --games 2
 contains "$tmp/err" "--rollouts must be in [1, 10000000]" "--rollouts 0 is named"
 expect_exit 2 "search: a budget without --search" -- "$lcfr" agent --rollouts 10
