@@ -125,7 +125,7 @@ struct LoadedPlayer {
   std::unique_ptr<engine::Bot> bot;
   engine::Rules rules;
   std::string name;
-  inference::Device device = inference::Device::kCpu;  // where its networks run
+  inference::Device device = inference::Device::kCpu;  // where its networks run (a bot: cpu)
 };
 absl::StatusOr<LoadedPlayer> LoadSearchingPlayer(const std::string& checkpoint,
                                                  const std::string& model, const std::string& bot,

@@ -238,7 +238,6 @@ absl::StatusOr<LoadedPlayer> LoadSearchingPlayer(const std::string& checkpoint,
           fmt::format("--device: {}", std::string(requested.status().message())));
     }
     inference.device = *requested;
-    loaded.device = *requested;
   }
   if (!checkpoint.empty() || !model.empty()) {
     absl::StatusOr<NetworkSource> source = LoadNetworkSource(checkpoint, model, policy);
@@ -279,6 +278,7 @@ absl::StatusOr<LoadedPlayer> LoadSearchingPlayer(const std::string& checkpoint,
   if (!player.ok()) return player.status();
   loaded.bot = *std::move(player);
   loaded.name = "search over " + loaded.name;
+  if (store) loaded.device = inference.device;  // a bot's search runs no network
   return loaded;
 }
 

@@ -42,8 +42,8 @@ std::vector<SearchDecision> Decide(const engine::LostCities& game,
   inference::InferenceConfig inference;
   inference.device = device;
   inference.precision = inference::Precision::kFp32;
-  auto player = MakeSearchPlayer(game, blueprint, config, std::move(store), nullptr, nullptr,
-                                 inference);
+  auto player =
+      MakeSearchPlayer(game, blueprint, config, std::move(store), nullptr, nullptr, inference);
   CATCH_INFO(player.status().message());
   CATCH_REQUIRE(player.ok());
   std::vector<SearchDecision> decisions;
