@@ -10,27 +10,18 @@
 
 #include "engine/kuhn.h"
 #include "inference/model_store.h"
-#include "inference/networks.h"
+#include "tests/training/game_networks.h"
 #include "training/exact_evaluation.h"
 
 namespace lcfr::training {
 namespace {
 
-inference::NetworkSet Networks(const auto& game, uint64_t seed) {
-  inference::NetworkShape shape;
-  shape.game = "test";
-  shape.encoding_version = game.EncodingVersion();
-  shape.input_size = game.EncodingSize();
-  shape.num_actions = game.num_actions();
-  shape.config.hidden_width = 16;
-  shape.config.hidden_layers = 1;
-  return inference::NetworkSet::Create(shape, seed);
-}
+using testing::GameNetworks;
 
 CATCH_TEST_CASE("PlayEvaluationMatches: one result per opponent, deterministic, errors named",
                 "[evaluation]") {
   const engine::LostCities game;
-  const auto store = std::make_shared<inference::ModelStore>(Networks(game, 3));
+  const auto store = std::make_shared<inference::ModelStore>(GameNetworks(game, 3));
   inference::InferenceConfig inference;
   inference.precision = inference::Precision::kFp32;
   EvaluationConfig config;
@@ -71,7 +62,7 @@ CATCH_TEST_CASE("PlayEvaluationMatches: one result per opponent, deterministic, 
 CATCH_TEST_CASE("ExactPolicyExploitability: the softmax policy of the network, evaluated exactly",
                 "[evaluation]") {
   const engine::KuhnPoker kuhn;
-  inference::NetworkSet nets = Networks(kuhn, 5);
+  inference::NetworkSet nets = GameNetworks(kuhn, 5);
   // Zero weights give zero logits: the uniform policy, whose Kuhn NashConv is known exactly
   // from the exact solver on the same policy.
   {

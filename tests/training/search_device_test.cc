@@ -9,23 +9,14 @@
 
 #include "engine/lost_cities.h"
 #include "inference/model_store.h"
-#include "inference/networks.h"
+#include "tests/training/game_networks.h"
 #include "training/compose.h"
 #include "training/search.h"
 
 namespace lcfr::training {
 namespace {
 
-inference::NetworkSet Networks(const engine::LostCities& game, uint64_t seed) {
-  inference::NetworkShape shape;
-  shape.game = "test";
-  shape.encoding_version = game.EncodingVersion();
-  shape.input_size = game.EncodingSize();
-  shape.num_actions = game.num_actions();
-  shape.config.hidden_width = 16;
-  shape.config.hidden_layers = 1;
-  return inference::NetworkSet::Create(shape, seed);
-}
+using testing::GameNetworks;
 
 // The decisions of a search over `store` on `device` (fp32) at eight positions: the deals of
 // seeds 1-8 after a few random turns each.
@@ -71,7 +62,7 @@ engine::Rules ShortRules() {
 CATCH_TEST_CASE("MakeSearchPlayer: the search's network on the CPU, deterministic",
                 "[search][device]") {
   const engine::LostCities game(ShortRules());
-  const auto store = std::make_shared<inference::ModelStore>(Networks(game, 4));
+  const auto store = std::make_shared<inference::ModelStore>(GameNetworks(game, 4));
   SearchStats first_stats, again_stats;
   const auto first = Decide(game, store, inference::Device::kCpu, first_stats);
   const auto again = Decide(game, store, inference::Device::kCpu, again_stats);
@@ -99,7 +90,7 @@ CATCH_TEST_CASE("MakeSearchPlayer: the search on CUDA decides as on the CPU", "[
     return;
   }
   const engine::LostCities game(ShortRules());
-  const auto store = std::make_shared<inference::ModelStore>(Networks(game, 4));
+  const auto store = std::make_shared<inference::ModelStore>(GameNetworks(game, 4));
   SearchStats cpu_stats, cuda_stats;
   const auto cpu = Decide(game, store, inference::Device::kCpu, cpu_stats);
   const auto cuda = Decide(game, store, inference::Device::kCuda, cuda_stats);
