@@ -3,37 +3,15 @@
 #include <string>
 
 #include "apps/commands.h"
-#include "engine/agent_protocol.h"
+#include "engine/agent_server.h"
 #include "engine/bots.h"
 #include "engine/strings.h"
 #include "fmt/core.h"
 #include "fmt/ranges.h"
-#include "nlohmann/json.hpp"
 #include "training/checkpoint.h"
 
 namespace lcfr::apps {
 namespace {
-
-// Reads one line (without its '\n') into `line`; a line longer than `max_bytes` is consumed
-// to its end but not kept, and `too_long` says so. False at the end of the input.
-bool ReadLine(std::istream& in, size_t max_bytes, std::string& line, bool& too_long) {
-  line.clear();
-  too_long = false;
-  std::streambuf* buffer = in.rdbuf();
-  bool any = false;
-  for (int c = buffer->sbumpc(); c != std::char_traits<char>::eof(); c = buffer->sbumpc()) {
-    any = true;
-    if (c == '\n') return true;
-    if (too_long) continue;
-    if (line.size() == max_bytes) {
-      too_long = true;
-      line.clear();
-      continue;
-    }
-    line.push_back(static_cast<char>(c));
-  }
-  return any;
-}
 
 struct AgentOptions {
   std::string bot = "heuristic-balanced";
@@ -46,15 +24,13 @@ struct AgentOptions {
 };
 
 int RunAgent(const AgentOptions& opts) {
-  // The player: a bot, a checkpoint's or a networks file's policy, or the shipped model.
+  // The player: a bot, a checkpoint's or a networks file's policy, or the shipped model. A player
+  // of a model answers only lines of the model's rules (engine::CheckPlayerRules, in ServeAgent).
   std::unique_ptr<engine::Bot> player;
-  engine::Rules checkpoint_rules;
   // No player named: the shipped model (training::DefaultModelPath).
   const std::string model = opts.model.empty() && opts.checkpoint.empty() && !opts.bot_given
                                 ? training::DefaultModelPath()
                                 : opts.model;
-  // A searching player answers only for the rules it was built for.
-  bool fixed_rules = !opts.checkpoint.empty();
   if (opts.search.search) {
     SearchOptions search = opts.search;
     ApplyShippedModelSearchDefaults(model, search);
@@ -64,18 +40,15 @@ int RunAgent(const AgentOptions& opts) {
       PrintError("agent", std::string(loaded.status().message()));
       return kExitBadInput;
     }
-    checkpoint_rules = loaded->rules;
     player = std::move(loaded->bot);
     std::cerr << "[agent] " << loaded->name << ": " << SearchSummary(search.config, loaded->device)
               << std::endl;
-    fixed_rules = true;
   } else if (!opts.checkpoint.empty() || !model.empty()) {
     auto bot = LoadNetworkPlayer(opts.checkpoint, model, opts.policy);
     if (!bot.ok()) {
       PrintError("agent", std::string(bot.status().message()));
       return kExitBadInput;
     }
-    checkpoint_rules = (*bot)->rules();
     player = std::move(*bot);
   } else {
     auto bot = engine::MakeBot(opts.bot);
@@ -85,63 +58,22 @@ int RunAgent(const AgentOptions& opts) {
     }
     player = std::move(*bot);
   }
-  engine::Rng rng(opts.seed);
+  engine::AgentServerOptions serve;
+  serve.seed = opts.seed;
   // A search that reads the game's moves (opponent inference, the belief) says once when a line
   // comes without them.
-  const bool wants_moves =
-      opts.search.search && (opts.search.config.infers_opponent() || opts.search.config.belief > 0);
-  bool warned = false;
-  std::string line;
-  int line_no = 0;
-  int errors = 0;
-  bool too_long = false;
-  while (ReadLine(std::cin, engine::kMaxProtocolLineBytes, line, too_long)) {
-    ++line_no;
-    if (too_long) {
-      ++errors;
-      const std::string message = StrCat("line ", line_no, ": longer than ",
-                                         engine::kMaxProtocolLineBytes, " bytes (skipped)");
-      std::cout << nlohmann::json{{"error", message}}.dump() << std::endl;
-      PrintError("agent", message);
-      continue;
-    }
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const absl::StatusOr<engine::Observation> obs = engine::ParseObservation(line, rng);
-    if (!obs.ok()) {
-      ++errors;
-      const std::string message = StrCat("line ", line_no, ": ", obs.status().message());
-      std::cout << nlohmann::json{{"error", message}}.dump() << std::endl;
-      PrintError("agent", message);
-      continue;
-    }
-    if (fixed_rules && !(obs->rules == checkpoint_rules)) {
-      ++errors;
-      const std::string message = StrCat("line ", line_no, ": the rules differ from the ",
-                                         opts.search.search ? "searching player's" : "checkpoint's",
-                                         " (", engine::ToString(checkpoint_rules), ")");
-      std::cout << nlohmann::json{{"error", message}}.dump() << std::endl;
-      PrintError("agent", message);
-      continue;
-    }
-    const engine::LostCities game(obs->rules);
-    // The line's past, or none: a player never carries one line's game into the next.
-    engine::TellHistory(game, *obs, *player);
-    // A game under way (a line may leave out "decisions").
-    const bool under_way = !game.IsDeal(obs->state);
-    if (wants_moves && !obs->has_moves && under_way && !warned) {
-      warned = true;
-      std::cerr << "[agent] line " << line_no << " has no \"moves\": "
-                << (opts.search.config.belief > 0 && opts.search.config.infers_opponent()
-                        ? "opponent inference keeps its prior and the belief draws uniform worlds"
-                    : opts.search.config.belief > 0 ? "the belief draws uniform worlds"
-                                                    : "opponent inference keeps its prior")
-                << " for lines without them (docs/agent_protocol.md, \"The game's moves\")"
-                << std::endl;
-    }
-    const int action = player->ActOnState(game, obs->state, rng);
-    std::cout << engine::ActionToProtocol(game, obs->state, action) << std::endl;
+  const training::SearchConfig& c = opts.search.config;
+  if (opts.search.search && (c.infers_opponent() || c.belief > 0)) {
+    serve.missing_moves_note =
+        StrCat(c.belief > 0 && c.infers_opponent()
+                   ? "opponent inference keeps its prior and the belief draws uniform worlds"
+               : c.belief > 0 ? "the belief draws uniform worlds"
+                              : "opponent inference keeps its prior",
+               " for lines without them (docs/agent_protocol.md, \"The game's moves\")");
   }
-  return errors == 0 ? kExitOk : kExitBadInput;
+  const engine::AgentServerResult served =
+      engine::ServeAgent(std::cin, std::cout, std::cerr, *player, serve);
+  return served.errors == 0 ? kExitOk : kExitBadInput;
 }
 
 }  // namespace

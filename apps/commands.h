@@ -39,12 +39,14 @@ CommandFn AddPlayCommand(CLI::App& app);
 CommandFn AddDiagnoseCommand(CLI::App& app);
 CommandFn AddDistillCommand(CLI::App& app);
 CommandFn AddCompareCommand(CLI::App& app);
+CommandFn AddExportCommand(CLI::App& app);
 
 // --games-out FILE (eval, match): the match's games, one CSV row each (engine/games_file.h), for
-// lcfr compare. OpenGamesOut creates FILE.tmp before the match, so that a path that cannot be
+// lcfr compare. OpenGamesOut opens FILE's writer (engine/atomic_file.h: a temporary of its own
+// beside it, or FILE itself for a device or FIFO) before the match, so that a path that cannot be
 // written is refused (exit_code kExitBadInput, the message printed) before any game is played; an
-// empty path gives nullptr and kExitOk. WriteGamesOut writes the rows and renames FILE.tmp over
-// FILE (nothing for nullptr); its exit code, the message printed on failure.
+// empty path gives nullptr and kExitOk. WriteGamesOut writes the rows and commits them (nothing
+// for nullptr); its exit code, the message printed on failure.
 std::unique_ptr<AtomicFileWriter> OpenGamesOut(const std::string& command, const std::string& path,
                                                int& exit_code);
 int WriteGamesOut(const std::string& command, std::unique_ptr<AtomicFileWriter> writer,
@@ -57,7 +59,7 @@ absl::StatusOr<engine::Rules> RulesFromOverrides(const std::vector<std::string>&
 CLI::Validator NonNegativeInteger();
 
 // --policy average|current and --greedy (eval, agent, play): which network policy plays
-// (training/play_policy.h). agent and play default to current, sampled: the strongest measured
+// (play/play_policy.h). agent and play default to current, sampled: the strongest measured
 // (benchmarks/README.md, issue 12); eval to average, as before.
 struct PolicyOptions {
   std::string policy = "average";
@@ -71,7 +73,7 @@ void AddPolicyOptions(CLI::App* command, PolicyOptions* options);
 // file `model`, and the play policy `policy` names. The error names what is wrong.
 struct NetworkSource {
   training::CheckpointPolicy policy;
-  training::PlayPolicy play;
+  play::PlayPolicy play;
 };
 absl::StatusOr<NetworkSource> LoadNetworkSource(const std::string& checkpoint,
                                                 const std::string& model,

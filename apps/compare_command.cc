@@ -83,6 +83,21 @@ int RunCompare(const CompareOptions& opts) {
                       files[1].games.size(), ": pair matches of the same --games (and --seed)"));
     return kExitBadInput;
   }
+  // The same deals, game by game: the same seed and count of another rule set are other deals.
+  for (size_t g = 0; g < files[0].games.size(); ++g) {
+    if (files[0].games[g].deal_digest != files[1].games[g].deal_digest) {
+      PrintError("compare",
+                 StrCat("game ", g, " was dealt differently in ", opts.a, " and ", opts.b,
+                        " (other rules, or another build's deals): they are not the same deals, "
+                        "so they cannot be paired"));
+      return kExitBadInput;
+    }
+  }
+  if (files[0].games.size() < 2) {
+    PrintError("compare", StrCat(opts.a, " and ", opts.b, " hold ", files[0].games.size(),
+                                 " game: an interval needs two games or more"));
+    return kExitBadInput;
+  }
   std::vector<double> win[2], diff[2];
   for (int i = 0; i < 2; ++i) {
     for (const engine::GameResult& r : files[i].games) {

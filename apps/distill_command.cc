@@ -28,7 +28,7 @@ int RunDistill(DistillOptions& opts) {
     PrintError("distill", "give one of --checkpoint and --model (the teacher)");
     return kExitBadInput;
   }
-  const absl::StatusOr<training::PlayPolicy> play = training::PlayPolicy::Parse(opts.policy);
+  const absl::StatusOr<play::PlayPolicy> play = play::PlayPolicy::Parse(opts.policy);
   if (!play.ok()) {
     PrintError("distill", "--policy: " + std::string(play.status().message()));
     return kExitBadInput;

@@ -113,8 +113,7 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   engine::Rules rules;
   std::string source = opts.bot;
   if (policy != nullptr) {
-    const absl::StatusOr<training::PlayPolicy> play =
-        training::PlayPolicy::Parse(opts.policy.Name());
+    const absl::StatusOr<play::PlayPolicy> play = play::PlayPolicy::Parse(opts.policy.Name());
     if (!play.ok()) {
       PrintError("eval", std::string(play.status().message()));
       return kExitBadInput;
@@ -152,22 +151,9 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
     return kExitBadInput;
   }
   const engine::LostCities game(rules);
-  training::Evaluators evaluators;
-  training::EvaluatorFactory factory;
-  if (model) {
-    absl::StatusOr<training::Evaluators> made =
-        training::MakeEvaluators(policy->store, inference, opts.workers * (config.workers + 1));
-    if (!made.ok()) {
-      PrintError("eval", std::string(made.status().message()));
-      return kExitFailure;
-    }
-    evaluators = *std::move(made);
-    factory = training::HandOut(evaluators);
-  }
-  // The rollout models' evaluators (--rollout-model, --opponent-rollout-model), one per search
-  // worker of every game thread; the exit code, or 0.
-  auto rollout_model = [&](const std::string& file, const std::string& flag,
-                           training::Evaluators& made, training::EvaluatorFactory& handed) {
+  // The rollout models (--rollout-model, --opponent-rollout-model), or none; the exit code, or 0.
+  auto load_rollout_model = [&](const std::string& file, const std::string& flag,
+                                std::shared_ptr<const inference::ModelStore>& store) {
     if (file.empty()) return 0;
     absl::StatusOr<std::shared_ptr<const inference::ModelStore>> rollout =
         LoadRolloutModel(file, rules, flag);
@@ -175,8 +161,37 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
       PrintError("eval", std::string(rollout.status().message()));
       return kExitBadInput;
     }
+    store = *std::move(rollout);
+    return 0;
+  };
+  std::shared_ptr<const inference::ModelStore> rollout_store, opponent_rollout_store;
+  if (int code = load_rollout_model(config.rollout_model, "--rollout-model", rollout_store)) {
+    return code;
+  }
+  if (int code = load_rollout_model(config.opponent_rollout_model, "--opponent-rollout-model",
+                                    opponent_rollout_store)) {
+    return code;
+  }
+  // What every game thread's searching player will hold, refused before any of it is allocated.
+  std::vector<const inference::ModelStore*> models;
+  if (model) models.push_back(policy->store.get());
+  for (const auto* s : {&rollout_store, &opponent_rollout_store}) {
+    if (*s) models.push_back(s->get());
+  }
+  if (absl::Status fits =
+          training::CheckSearchMemory(training::EstimateSearchBytes(config, opts.workers, models),
+                                      "--workers (games at once) or --search-width");
+      !fits.ok()) {
+    PrintError("eval", std::string(fits.message()));
+    return kExitBadInput;
+  }
+  // The evaluators: one per search worker of every game thread, and the "self" opponent's.
+  const inference::InferenceConfig search_inference = training::ForSearch(inference, config);
+  auto build = [&](std::shared_ptr<const inference::ModelStore> store, int count,
+                   training::Evaluators& made, training::EvaluatorFactory& handed) {
+    if (!store) return 0;
     absl::StatusOr<training::Evaluators> built =
-        training::MakeEvaluators(*rollout, inference, opts.workers * config.workers);
+        training::MakeEvaluators(std::move(store), search_inference, count);
     if (!built.ok()) {
       PrintError("eval", std::string(built.status().message()));
       return kExitFailure;
@@ -185,14 +200,18 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
     handed = training::HandOut(made);
     return 0;
   };
-  training::Evaluators rollout_evaluators, opponent_rollout_evaluators;
-  training::EvaluatorFactory rollout_factory, opponent_rollout_factory;
-  if (int code = rollout_model(config.rollout_model, "--rollout-model", rollout_evaluators,
-                               rollout_factory)) {
+  training::Evaluators evaluators, rollout_evaluators, opponent_rollout_evaluators;
+  training::EvaluatorFactory factory, rollout_factory, opponent_rollout_factory;
+  if (int code = build(model ? policy->store : nullptr, opts.workers * (config.workers + 1),
+                       evaluators, factory)) {
     return code;
   }
-  if (int code = rollout_model(config.opponent_rollout_model, "--opponent-rollout-model",
-                               opponent_rollout_evaluators, opponent_rollout_factory)) {
+  if (int code = build(rollout_store, opts.workers * config.workers, rollout_evaluators,
+                       rollout_factory)) {
+    return code;
+  }
+  if (int code = build(opponent_rollout_store, opts.workers * config.workers,
+                       opponent_rollout_evaluators, opponent_rollout_factory)) {
     return code;
   }
   int opened = kExitOk;
@@ -251,7 +270,6 @@ int RunSearchEval(const EvalOptions& opts, const training::CheckpointPolicy* pol
   search["turn_share"] =
       st.searched ? static_cast<double>(st.turn_searched) / static_cast<double>(st.searched) : 0.0;
   search["min_gain"] = config.min_gain;
-  search["rollout_temperature"] = config.rollout_temperature;
   search["objective"] = config.objective;
   // The searched decisions that played for wins (--objective win: all; auto: its picks).
   search["win_objective_share"] =
@@ -337,12 +355,20 @@ int RunEval(const EvalOptions& opts) {
     PrintError("eval", StrCat("--device: ", requested_device.status().message()));
     return kExitBadInput;
   }
+  // The device before anything else: cuda asked for and not there is refused whatever plays.
+  inference::InferenceConfig inference;
+  if (auto device = inference::ResolveDevice(*requested_device); device.ok()) {
+    inference.device = *device;
+  } else {
+    PrintError("eval", StrCat("--device: ", device.status().message()));
+    return kExitBadInput;
+  }
   if (!opts.bot.empty()) {
     if (!engine::MakeBot(opts.bot).ok()) {
       PrintError("eval", StrCat("--bot: unknown bot '", opts.bot, "'"));
       return kExitBadInput;
     }
-    return RunSearchEval(opts, nullptr, inference::InferenceConfig{});
+    return RunSearchEval(opts, nullptr, inference);
   }
   auto policy = opts.checkpoint.empty() ? training::LoadModelPolicy(opts.model)
                                         : training::LoadCheckpointPolicy(opts.checkpoint);
@@ -354,13 +380,6 @@ int RunEval(const EvalOptions& opts) {
     PrintError("eval",
                StrCat(policy->directory, ": a ", training::GameName(policy->config.run.game),
                       " checkpoint; its exact exploitability is in the run's metrics.jsonl"));
-    return kExitBadInput;
-  }
-  inference::InferenceConfig inference;
-  if (auto device = inference::ResolveDevice(*requested_device); device.ok()) {
-    inference.device = *device;
-  } else {
-    PrintError("eval", std::string(device.status().message()));
     return kExitBadInput;
   }
   if (opts.search.search) {
@@ -377,7 +396,7 @@ int RunEval(const EvalOptions& opts) {
                       : opts.network == "advantage1" ? traversal::kAdvantageNetwork1
                       : opts.network == "strategy"   ? traversal::kStrategyNetwork
                                                      : -1;
-  const absl::StatusOr<training::PlayPolicy> play = training::PlayPolicy::Parse(opts.policy.Name());
+  const absl::StatusOr<play::PlayPolicy> play = play::PlayPolicy::Parse(opts.policy.Name());
   if (!play.ok()) {
     PrintError("eval", std::string(play.status().message()));
     return kExitBadInput;
@@ -400,7 +419,7 @@ int RunEval(const EvalOptions& opts) {
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();
   if (played->decisions > 0 &&
       (network == traversal::kAdvantageNetwork0 || network == traversal::kAdvantageNetwork1 ||
-       (network < 0 && !(play->source == training::PlayPolicy::Source::kAverage)))) {
+       (network < 0 && !(play->source == play::PlayPolicy::Source::kAverage)))) {
     extra["fallback_rate"] = played->fallback_rate();
   }
   if (int code = WriteGamesOut("eval", std::move(games_out), played->match, opts.seed)) {

@@ -10,10 +10,11 @@
 
 #include "CLI/CLI.hpp"
 #include "apps/commands.h"
+#include "engine/atomic_file.h"
 #include "engine/error_text.h"
 #include "engine/strings.h"
 #include "fmt/core.h"
-#include "training/play_policy.h"
+#include "play/play_policy.h"
 
 namespace lcfr::apps {
 
@@ -70,7 +71,7 @@ void AddPolicyOptions(CLI::App* command, PolicyOptions* options) {
 absl::StatusOr<NetworkSource> LoadNetworkSource(const std::string& checkpoint,
                                                 const std::string& model,
                                                 const PolicyOptions& policy) {
-  const absl::StatusOr<training::PlayPolicy> play = training::PlayPolicy::Parse(policy.Name());
+  const absl::StatusOr<play::PlayPolicy> play = play::PlayPolicy::Parse(policy.Name());
   if (!play.ok()) return play.status();
   absl::StatusOr<training::CheckpointPolicy> loaded =
       checkpoint.empty() ? training::LoadModelPolicy(model)
@@ -120,6 +121,21 @@ std::string Describe(std::exception_ptr error) {
   ::_exit(kExitFailure);
 }
 
+// Every option of `app` and its subcommands that takes a value refuses an empty one: CLI11 reads
+// '' as 0 for a number and as nothing for a string, where a user who typed `--seed ''` (or a
+// script whose variable was empty) meant something else. The error names the option.
+void RefuseEmptyValues(CLI::App& app) {
+  for (CLI::Option* option : app.get_options()) {
+    if (option->get_type_size_max() == 0) continue;  // a flag
+    option->check(CLI::Validator(
+        [](std::string& value) -> std::string {
+          return value.empty() ? "an empty value (give one, or leave the option out)" : "";
+        },
+        "", "NonEmpty"));
+  }
+  for (CLI::App* sub : app.get_subcommands({})) RefuseEmptyValues(*sub);
+}
+
 }  // namespace
 
 }  // namespace lcfr::apps
@@ -148,7 +164,11 @@ int main(int argc, char** argv) {
   add(&AddDiagnoseCommand);
   add(&AddDistillCommand);
   add(&AddCompareCommand);
+  add(&AddExportCommand);
+  RefuseEmptyValues(app);
   std::set_terminate(&OnTerminate);
+  // A killed command leaves no temporary of an atomic write behind (engine/atomic_file.h).
+  lcfr::InstallTemporaryFileCleanup();
   // CLI11 says only "A subcommand is required" for an unknown first word.
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;

@@ -87,7 +87,9 @@ absl::StatusOr<int> ParseMove(const engine::LostCities& game, const engine::Stat
     return absl::InvalidArgumentError(
         "expected 'play CARD', 'discard CARD', 'draw deck' or 'draw COLOR' (e.g. play R7)");
   }
-  return engine::ActionFromProtocol(game, s, move.dump());
+  // What was typed may not be UTF-8: replaced, it names no card and is asked for again.
+  return engine::ActionFromProtocol(
+      game, s, move.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 int RunPlay(const PlayOptions& opts) {
@@ -134,6 +136,12 @@ int RunPlay(const PlayOptions& opts) {
       return kExitBadInput;
     }
     opponent = std::move(*bot);
+  }
+  // A player bound to its model's rules plays those; --rule may only restate them.
+  if (absl::Status fits = engine::CheckPlayerRules(*opponent, *rules);
+      !opts.rules.empty() && !fits.ok()) {
+    PrintError("play", StrCat("--rule: ", fits.message()));
+    return kExitBadInput;
   }
   std::unique_ptr<engine::Bot> autoplayer;
   if (!opts.auto_bot.empty()) {
@@ -215,7 +223,9 @@ CommandFn AddPlayCommand(CLI::App& app) {
       ->check(NonNegativeInteger())
       ->capture_default_str();
   sub->add_option("--auto", opts->auto_bot, "let this bot play your seat (watch a game)");
-  sub->add_option("--rule", opts->rules, "rule override key=value (bots only)");
+  sub->add_option("--rule", opts->rules,
+                  "rule override key=value, against a bot (a model plays the rules it was "
+                  "trained on)");
   AddPolicyOptions(sub, &opts->policy);
   opts->search.config.workers = 2;  // both cores of the machine the default budget is sized for
   AddSearchOptions(sub, &opts->search, /*workers=*/true);

@@ -21,6 +21,10 @@ struct PlotOptions {
 };
 
 int RunPlot(const PlotOptions& opts) {
+  if (absl::Status dir = CheckDirectory(opts.run_dir); !dir.ok()) {
+    PrintError("plot", StrCat(dir.message(), " (a run directory is expected)"));
+    return kExitBadInput;
+  }
   const std::string metrics = opts.run_dir + "/metrics.jsonl";
   std::ifstream in(metrics);
   if (!in) {

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "apps/commands.h"
+#include "engine/files.h"
 #include "engine/json_bounds.h"
 #include "engine/record.h"
 #include "engine/strings.h"
@@ -37,9 +38,9 @@ int RunReplay(const ReplayOptions& opts) {
   if (opts.file == "-") {
     text = ReadAtMost(std::cin, kMaxJsonBytes);
   } else {
-    struct stat st {};
-    if (stat(opts.file.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-      PrintError("replay", StrCat(where, ": is a directory, not a game record"));
+    if (absl::Status readable = CheckReadableFile(opts.file); !readable.ok()) {
+      PrintError("replay", StrCat(readable.message(),
+                                  absl::IsNotFound(readable) ? "" : ", not a game record"));
       return kExitBadInput;
     }
     std::ifstream in(opts.file, std::ios::binary);

@@ -67,11 +67,6 @@ void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers) {
       "of the opponent); several, comma-separated: infer which one the opponent plays from its "
       "moves (eval, play); default: --rollout-policy's"));
   add(command
-          ->add_option("--rollout-temperature", c.rollout_temperature,
-                       "the rollouts' sampled model sides play their policy raised to 1 / T and "
-                       "renormalised: below 1 sharper, above 1 flatter (1: as it is); in (0, 10]")
-          ->capture_default_str());
-  add(command
           ->add_option("--opponent-worlds", c.opponent_worlds,
                        "opponent inference: worlds with a past drawn per decision to weigh the "
                        "opponent's policies by its moves")
@@ -177,9 +172,6 @@ std::string SearchSummary(const training::SearchConfig& c, inference::Device dev
   if (c.move_time_ms > 0) line += fmt::format(", at most {} ms", c.move_time_ms);
   line += ")";
   if (c.turn_draws > 0) line += fmt::format(", card actions with {} draws each", c.turn_draws);
-  if (c.rollout_temperature != 1.0) {
-    line += fmt::format(", rollout temperature {}", c.rollout_temperature);
-  }
   if (!c.rollout_model.empty()) line += ", rollouts by " + c.rollout_model;
   if (!c.opponent_rollout_model.empty()) {
     line += ", the opponent's side by " + c.opponent_rollout_model;

@@ -206,6 +206,10 @@ int RunTrain(const TrainCommandOptions& opts) {
       PrintError("train", "--resume uses the run's own config.yaml; drop --config");
       return kExitBadInput;
     }
+    if (absl::Status dir = CheckDirectory(opts.resume); !dir.ok()) {
+      PrintError("train", StrCat("--resume: ", dir.message(), " (a run directory is expected)"));
+      return kExitBadInput;
+    }
     config = training::LoadConfigFile(opts.resume + "/config.yaml");
     run_dir = opts.resume;
   } else if (!opts.config.empty()) {

@@ -304,6 +304,14 @@ std::vector<std::string> BotNames() {
           "heuristic-noisy"};
 }
 
+absl::Status CheckPlayerRules(const Bot& player, const Rules& rules) {
+  const std::optional<Rules> bound = player.BoundRules();
+  if (!bound.has_value() || *bound == rules) return absl::OkStatus();
+  return absl::InvalidArgumentError(StrCat("the rules (", ToString(rules),
+                                           ") are not the player's (", ToString(*bound),
+                                           "): it plays only the rules it was built for"));
+}
+
 absl::StatusOr<std::unique_ptr<Bot>> MakeBot(std::string_view name) {
   if (name == "random") return std::make_unique<RandomBot>();
   if (name == "discard-only") return std::make_unique<DiscardOnlyBot>();

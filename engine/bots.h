@@ -36,10 +36,12 @@
 #define LCFR_ENGINE_BOTS_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "engine/lost_cities.h"
 
@@ -78,7 +80,18 @@ class Bot {
     return ActOnState(game, state, unused) == action ? 1.0 : 0.0;
   }
   virtual std::string Name() const = 0;
+  // The one rule set this player can play, or nullopt for a player of any rules (the scripted
+  // bots). A player built for some rules (a network's, whose inputs and outputs are sized by
+  // them; a search over such a player) must never be handed a game of others: callers at a
+  // boundary check with CheckPlayerRules first, and such players assert it where the game meets
+  // their buffers.
+  virtual std::optional<Rules> BoundRules() const { return std::nullopt; }
 };
+
+// OK when `player` can play games of `rules`; otherwise an error naming both rule sets:
+// "the rules (colors=6 ...) are not the player's (colors=5 ...): it plays only the rules it was
+// built for".
+absl::Status CheckPlayerRules(const Bot& player, const Rules& rules);
 
 class RandomBot final : public Bot {
  public:

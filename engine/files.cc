@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine/atomic_file.h"
 #include "engine/stream_cat.h"
 
 namespace lcfr {
@@ -99,32 +100,85 @@ absl::Status LinkOrCopyFile(const std::string& from, const std::string& to) {
   if (errno != EXDEV && errno != EPERM && errno != ENOTSUP && errno != EMLINK) {
     return Errno(StreamCat("link ", from, " to"), to);
   }
-  const std::string temporary = to + ".tmp";
-  {
-    std::ifstream in(from, std::ios::binary);
-    if (!in) return Errno("open", from);
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << in.rdbuf();
-    out.close();
-    if (!out || in.bad()) {
-      ::unlink(temporary.c_str());
-      return absl::InternalError(StreamCat("cannot copy ", from, " to ", to));
+  // A copy, written atomically (engine/atomic_file.h): `to` appears whole or not at all.
+  std::ifstream in(from, std::ios::binary);
+  if (!in) return Errno("open", from);
+  AtomicFileWriter out(to);
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    out.Write(buffer, static_cast<size_t>(in.gcount()));
+  }
+  if (in.bad()) return absl::InternalError(StreamCat("cannot copy ", from, " to ", to));
+  return out.Commit();
+}
+
+namespace {
+
+// OK for a regular file (or, with `pipes`, a FIFO); else what the path is instead.
+absl::Status CheckFileKind(const std::string& path, bool pipes) {
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0) {
+    const int error = errno;
+    struct stat link;
+    if (error == ENOENT && ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+      return absl::NotFoundError(StreamCat(path, ": is a symbolic link to a missing file"));
     }
+    if (error == ENOENT) return absl::NotFoundError(StreamCat(path, ": no such file"));
+    if (error == ELOOP) {
+      return absl::InvalidArgumentError(
+          StreamCat(path, ": is a symbolic link loop (too many levels of symbolic links)"));
+    }
+    return absl::InvalidArgumentError(StreamCat(path, ": cannot be read: ", std::strerror(error)));
   }
-  if (::rename(temporary.c_str(), to.c_str()) != 0) {
-    const absl::Status error = Errno("rename into", to);
-    ::unlink(temporary.c_str());
-    return error;
+  if (S_ISREG(info.st_mode) || (pipes && S_ISFIFO(info.st_mode))) return absl::OkStatus();
+  const char* what = S_ISDIR(info.st_mode)    ? "is a directory"
+                     : S_ISFIFO(info.st_mode) ? "is a FIFO (named pipe), not a regular file"
+                     : S_ISCHR(info.st_mode)
+                         ? "is a character device (such as /dev/null), not a regular file"
+                     : S_ISBLK(info.st_mode)  ? "is a block device, not a regular file"
+                     : S_ISSOCK(info.st_mode) ? "is a socket, not a regular file"
+                                              : "is not a regular file";
+  return absl::InvalidArgumentError(StreamCat(path, ": ", what));
+}
+
+}  // namespace
+
+absl::Status CheckRegularFile(const std::string& path) { return CheckFileKind(path, false); }
+
+absl::Status CheckReadableFile(const std::string& path) { return CheckFileKind(path, true); }
+
+absl::Status CheckDirectory(const std::string& path) {
+  struct stat info;
+  if (::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) return absl::OkStatus();
+  if (::stat(path.c_str(), &info) != 0 && errno == ENOENT) {
+    return absl::NotFoundError(StreamCat(path, ": no such directory"));
   }
-  return absl::OkStatus();
+  const absl::Status what = CheckRegularFile(path);
+  return absl::InvalidArgumentError(
+      StreamCat(what.ok() ? StreamCat(path, ": is a file") : std::string(what.message()),
+                ", not a directory"));
 }
 
 absl::StatusOr<std::string> ReadFileToString(const std::string& path) {
+  if (absl::Status readable = CheckReadableFile(path); !readable.ok()) return readable;
   std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(StreamCat(path, ": cannot open"));
+  if (!in) {
+    return absl::InvalidArgumentError(StreamCat(path, ": cannot be read: ", std::strerror(errno)));
+  }
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+std::optional<int64_t> AvailableMemoryBytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  int64_t kib = 0;
+  std::string unit;
+  while (in >> key >> kib >> unit) {
+    if (key == "MemAvailable:") return kib * 1024;
+  }
+  return std::nullopt;
 }
 
 }  // namespace lcfr

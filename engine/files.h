@@ -5,6 +5,8 @@
 #ifndef LCFR_ENGINE_FILES_H_
 #define LCFR_ENGINE_FILES_H_
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,10 +29,27 @@ absl::StatusOr<int> RemoveFiles(const std::string& dir, std::string_view prefix,
 // The names in `dir` (not "." or ".."), sorted.
 absl::StatusOr<std::vector<std::string>> ListDirectory(const std::string& dir);
 // Makes `to` name the file `from` names: a hard link (no data is copied), or, where the file
-// system refuses links, a copy written to `to`.tmp and renamed. `to` must not exist.
+// system refuses links, a copy written atomically (engine/atomic_file.h). `to` must not exist.
 absl::Status LinkOrCopyFile(const std::string& from, const std::string& to);
-// The whole file.
+// OK when `path` names a regular file (through symbolic links); otherwise NotFound or
+// InvalidArgument saying what the path is instead: "PATH: no such file", "PATH: is a directory",
+// "PATH: is a FIFO (named pipe), not a regular file", "PATH: is a character device (such as
+// /dev/null), not a regular file", "PATH: is a symbolic link loop", "PATH: is a symbolic link to
+// a missing file", "PATH: cannot be read: <strerror>".
+absl::Status CheckRegularFile(const std::string& path);
+// The same, but a FIFO (a pipe: `<(command)`, /dev/stdin fed by a pipe) is fine too: for what is
+// read once from start to end. Devices (/dev/zero would never end), sockets and directories are
+// not.
+absl::Status CheckReadableFile(const std::string& path);
+// OK when `path` names a directory (through symbolic links); otherwise an error saying what it
+// is instead, as CheckRegularFile's ("PATH: no such directory", "PATH: is a file, not a
+// directory", ...).
+absl::Status CheckDirectory(const std::string& path);
+// The whole of a regular file or a pipe (CheckReadableFile's errors for anything else).
 absl::StatusOr<std::string> ReadFileToString(const std::string& path);
+// The memory the system can still give (Linux: MemAvailable of /proc/meminfo), in bytes; nullopt
+// where it cannot be read.
+std::optional<int64_t> AvailableMemoryBytes();
 
 }  // namespace lcfr
 

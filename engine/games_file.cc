@@ -10,7 +10,7 @@
 namespace lcfr::engine {
 namespace {
 
-constexpr int kColumns = 10;
+constexpr int kColumns = 11;
 
 // `text` cut at every `separator` (an empty piece where two are adjacent or at either end).
 std::vector<std::string_view> Split(std::string_view text, char separator) {
@@ -41,9 +41,9 @@ std::string GamesFileText(const MatchResult& result, uint64_t seed) {
   text += '\n';
   for (size_t g = 0; g < result.per_game.size(); ++g) {
     const GameResult& r = result.per_game[g];
-    text += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", g, seed, g / 2,
+    text += fmt::format("{},{},{},{},{},{},{},{},{},{},{:016x}\n", g, seed, g / 2,
                         SeatOfA(static_cast<int>(g)), r.score_a, r.score_b, r.score_a - r.score_b,
-                        WinText(r.win()), r.decisions, r.capped ? 1 : 0);
+                        WinText(r.win()), r.decisions, r.capped ? 1 : 0, r.deal_digest);
   }
   return text;
 }
@@ -62,13 +62,20 @@ absl::StatusOr<GamesFile> ParseGamesFile(std::string_view text, const std::strin
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     return line;
   };
+  constexpr std::string_view kOldHeader =
+      "game,seed,deal,seat,score,opponent_score,diff,win,decisions,capped";
+  if (strip(lines[0]) == kOldHeader) {
+    return error(0,
+                 "written by an earlier lcfr, without the deal_digest column that tells two "
+                 "files' deals apart: write it again with --games-out");
+  }
   if (strip(lines[0]) != kGamesFileHeader) {
     return error(0, "not a games file (lcfr eval --games-out): expected the header '",
                  kGamesFileHeader, "'");
   }
-  static constexpr const char* kNames[kColumns] = {"game",      "seed",           "deal", "seat",
-                                                   "score",     "opponent_score", "diff", "win",
-                                                   "decisions", "capped"};
+  static constexpr const char* kNames[kColumns] = {
+      "game", "seed", "deal",      "seat",   "score",      "opponent_score",
+      "diff", "win",  "decisions", "capped", "deal_digest"};
   GamesFile file;
   for (size_t i = 1; i < lines.size(); ++i) {
     const std::vector<std::string_view> fields = Split(strip(lines[i]), ',');
@@ -77,8 +84,9 @@ absl::StatusOr<GamesFile> ParseGamesFile(std::string_view text, const std::strin
     }
     int64_t v[kColumns] = {};
     for (int c = 0; c < kColumns; ++c) {
-      if (c == 7) continue;  // win: 0, 0.5 or 1, checked against the scores below
-      if (c == 1) {          // the seed: unsigned, the same on every row
+      if (c == 7) continue;   // win: 0, 0.5 or 1, checked against the scores below
+      if (c == 10) continue;  // deal_digest: hexadecimal, below
+      if (c == 1) {           // the seed: unsigned, the same on every row
         uint64_t seed = 0;
         if (!ParseInteger(fields[c], seed)) {
           return error(i, "seed: '", fields[c], "' is not a non-negative integer");
@@ -119,6 +127,16 @@ absl::StatusOr<GamesFile> ParseGamesFile(std::string_view text, const std::strin
     if (v[9] != 0 && v[9] != 1) return error(i, "capped: ", v[9], " is not 0 or 1");
     r.decisions = static_cast<int>(v[8]);
     r.capped = v[9] == 1;
+    const std::string_view digest = fields[10];
+    const auto [end, parsed] =
+        std::from_chars(digest.data(), digest.data() + digest.size(), r.deal_digest, 16);
+    if (digest.size() != 16 || parsed != std::errc() || end != digest.data() + digest.size()) {
+      return error(i, "deal_digest: '", digest, "' is not 16 hexadecimal digits");
+    }
+    if (game % 2 == 1 && r.deal_digest != file.games.back().deal_digest) {
+      return error(i, "deal_digest differs from game ", game - 1,
+                   "'s: games 2k and 2k+1 are one deal with the seats swapped");
+    }
     file.games.push_back(r);
   }
   if (file.games.empty()) return error(0, "no games after the header");

@@ -14,6 +14,9 @@
 //   win             A's share of the win: 1, 0.5 (a tie) or 0
 //   decisions       the game's decisions (both players')
 //   capped          1 when the game was cut at the decision cap and scored as it stood
+//   deal_digest     16 hex digits: the digest of the rules and of the cards as dealt
+//                   (engine/match.h, DealDigest), so that lcfr compare can tell that two files
+//                   hold the same deals
 #ifndef LCFR_ENGINE_GAMES_FILE_H_
 #define LCFR_ENGINE_GAMES_FILE_H_
 
@@ -28,7 +31,7 @@
 namespace lcfr::engine {
 
 inline constexpr std::string_view kGamesFileHeader =
-    "game,seed,deal,seat,score,opponent_score,diff,win,decisions,capped";
+    "game,seed,deal,seat,score,opponent_score,diff,win,decisions,capped,deal_digest";
 
 struct GamesFile {
   uint64_t seed = 0;
@@ -40,7 +43,8 @@ std::string GamesFileText(const MatchResult& result, uint64_t seed);
 
 // Parses GamesFileText's form; errors name `name` and the line ("a.csv:7: ..."): a wrong header, a
 // row of the wrong width, a field that is not a number, games out of order, a row that
-// contradicts itself (deal, seat, diff or win not what the other fields make them), two seeds.
+// contradicts itself (deal, seat, diff or win not what the other fields make them), two seeds,
+// a deal_digest that is not 16 hex digits, or games 2k and 2k+1 (one deal) of two digests.
 absl::StatusOr<GamesFile> ParseGamesFile(std::string_view text, const std::string& name);
 // ReadFileToString, then ParseGamesFile with the path as the name.
 absl::StatusOr<GamesFile> ReadGamesFile(const std::string& path);

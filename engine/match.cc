@@ -7,7 +7,26 @@
 
 namespace lcfr::engine {
 
+uint64_t DealDigest(const LostCities& game, const State& deal) {
+  // FNV-1a over the rules' text, then each hand and the deck, each list ended by its length.
+  uint64_t h = 0xcbf29ce484222325ULL;
+  auto add = [&h](uint64_t byte) { h = (h ^ (byte & 0xff)) * 0x100000001b3ULL; };
+  for (const char c : ToString(game.rules())) add(static_cast<unsigned char>(c));
+  for (int p = 0; p < 2; ++p) {
+    for (int i = 0; i < deal.hand_count[p]; ++i) add(deal.hand[p][i]);
+    add(0x100u + deal.hand_count[p]);
+  }
+  for (int i = 0; i < deal.deck_size; ++i) add(deal.deck[i]);
+  add(0x100u + deal.deck_size);
+  return h;
+}
+
 GameOutcome PlayGame(const LostCities& game, State state, Bot* const bots[2], Rng& rng) {
+  const uint64_t digest = DealDigest(game, state);
+  for (int seat = 0; seat < 2; ++seat) {
+    const absl::Status fits = CheckPlayerRules(*bots[seat], game.rules());
+    LCFR_CHECK(fits.ok()) << bots[seat]->Name() << ": " << fits.message();
+  }
   while (!LostCities::IsTerminal(state)) {
     const int action = bots[state.player]->ActOnState(game, state, rng);
     LCFR_CHECK((game.LegalMask(state) >> action) & 1)
@@ -15,8 +34,11 @@ GameOutcome PlayGame(const LostCities& game, State state, Bot* const bots[2], Rn
     for (int seat = 0; seat < 2; ++seat) bots[seat]->Observe(game, state, action, seat);
     game.ApplyUnchecked(state, action);
   }
-  return {
-      {state.score[0], state.score[1]}, state.decisions, state.end, ExpeditionStatsOf(game, state)};
+  return {{state.score[0], state.score[1]},
+          digest,
+          state.decisions,
+          state.end,
+          ExpeditionStatsOf(game, state)};
 }
 
 std::array<ExpeditionStats, 2> ExpeditionStatsOf(const LostCities& game, const State& state) {
@@ -68,7 +90,7 @@ void MatchResult::Add(const GameOutcome& outcome, int seat_a) {
   decisions_sum += outcome.decisions;
   a_expeditions.Add(outcome.expeditions[seat_a]);
   per_game.push_back({outcome.scores[seat_a], outcome.scores[1 - seat_a], outcome.decisions,
-                      outcome.end == EndReason::kDecisionCap});
+                      outcome.end == EndReason::kDecisionCap, outcome.deal_digest});
 }
 
 PairedDifference PairedDifferenceOf(const std::vector<double>& x_a,

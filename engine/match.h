@@ -26,6 +26,7 @@ struct ExpeditionStats {
 
 struct GameOutcome {
   std::array<int, 2> scores{};
+  uint64_t deal_digest = 0;  // DealDigest of the state the game started from
   int decisions = 0;
   EndReason end = EndReason::kNotOver;
   std::array<ExpeditionStats, 2> expeditions{};  // per seat
@@ -33,6 +34,11 @@ struct GameOutcome {
 
 // Each seat's expedition statistics at a (final) state.
 std::array<ExpeditionStats, 2> ExpeditionStatsOf(const LostCities& game, const State& state);
+
+// A digest of the rules and the cards as dealt in `deal` (both hands and the deck's order): equal
+// for the same deal of the same rules, different (but for a 2^-64 chance) otherwise. What tells
+// lcfr compare that two games files were played on the same deals.
+uint64_t DealDigest(const LostCities& game, const State& deal);
 
 // Plays one game from `state` to its end; bots[p] acts for seat p, and both are told of every
 // decision (Bot::Observe).
@@ -50,7 +56,8 @@ struct GameResult {
   int score_a = 0;
   int score_b = 0;
   int decisions = 0;
-  bool capped = false;  // cut at max_decisions (scored as it stood)
+  bool capped = false;       // cut at max_decisions (scored as it stood)
+  uint64_t deal_digest = 0;  // DealDigest of the game's deal
   // A's share of the win: 1 a win, 0.5 a tie, 0 a loss.
   double win() const { return score_a > score_b ? 1.0 : score_a == score_b ? 0.5 : 0.0; }
 };

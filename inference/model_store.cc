@@ -29,7 +29,14 @@ ModelSnapshot ModelSnapshot::FromNetworks(const NetworkSet& networks, uint64_t v
   return snapshot;
 }
 
-ModelStore::ModelStore(const NetworkSet& initial) : shape_(initial.shape) { Publish(initial); }
+ModelStore::ModelStore(const NetworkSet& initial) : shape_(initial.shape) {
+  for (const PolicyNet& net : initial.nets) {
+    for (const at::Tensor& p : net->parameters()) {
+      parameter_bytes_ += p.numel() * static_cast<int64_t>(sizeof(float));
+    }
+  }
+  Publish(initial);
+}
 
 ModelStore::~ModelStore() = default;
 

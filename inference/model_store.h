@@ -31,9 +31,13 @@ class ModelStore {
   // Incremented by every Publish; evaluators compare it to decide whether to refresh.
   uint64_t version() const { return version_.load(std::memory_order_acquire); }
   const NetworkShape& shape() const { return shape_; }
+  // The bytes of one fp32 copy of all its networks' weights and biases (what an evaluator's
+  // backend may copy; for memory estimates).
+  int64_t parameter_bytes() const { return parameter_bytes_; }
 
  private:
   NetworkShape shape_;
+  int64_t parameter_bytes_ = 0;
   mutable std::mutex mutex_;
   std::shared_ptr<const ModelSnapshot> latest_;
   std::atomic<uint64_t> version_{0};

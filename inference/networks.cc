@@ -97,8 +97,8 @@ NetworkSet NetworkSet::Clone() const {
   return copy;
 }
 
-absl::Status SaveNetworks(const NetworkSet& networks, const std::string& path) {
-  AtomicFileWriter out(path);
+absl::StatusOr<std::string> SerializeNetworks(const NetworkSet& networks) {
+  std::string bytes;
   try {
     torch::serialize::OutputArchive archive;
     archive.write("format", c10::IValue(kFormatVersion));
@@ -124,15 +124,23 @@ absl::Status SaveNetworks(const NetworkSet& networks, const std::string& path) {
       networks.nets[i]->save(net);
       archive.write(lcfr::StreamCat("network", i), net);
     }
-    archive.save_to([&out](const void* data, size_t size) {
-      out.Write(data, size);
+    archive.save_to([&bytes](const void* data, size_t size) {
+      bytes.append(static_cast<const char*>(data), size);
       return size;
     });
   } catch (const std::exception& e) {
-    return absl::InternalError(
-        lcfr::StreamCat("cannot write networks to ", path, ": ", ErrorText(e)));
+    return absl::InternalError(lcfr::StreamCat("cannot serialize networks: ", ErrorText(e)));
   }
-  return out.Commit();
+  return bytes;
+}
+
+absl::Status SaveNetworks(const NetworkSet& networks, const std::string& path) {
+  absl::StatusOr<std::string> bytes = SerializeNetworks(networks);
+  if (!bytes.ok()) {
+    return absl::InternalError(
+        lcfr::StreamCat("cannot write networks to ", path, ": ", bytes.status().message()));
+  }
+  return WriteFileAtomically(path, *bytes);
 }
 
 absl::StatusOr<NetworkSet> LoadNetworks(const std::string& path, const NetworkShape* expected) {

@@ -63,8 +63,9 @@ struct NetworkSet {
   NetworkSet Clone() const;
 };
 
-// Writes the networks and their shape with libtorch serialization, atomically (a temporary
-// file renamed into place).
+// The networks and their shape as the bytes of a networks file (libtorch serialization).
+absl::StatusOr<std::string> SerializeNetworks(const NetworkSet& networks);
+// Writes SerializeNetworks' bytes to `path`, atomically (engine/atomic_file.h).
 absl::Status SaveNetworks(const NetworkSet& networks, const std::string& path);
 // Reads networks saved by SaveNetworks. With `expected`, a file whose shape differs is an error
 // naming the file, what it holds and what was expected.

@@ -28,7 +28,15 @@ const StagedChunk& Staging::Stage(std::span<const traversal::PolicyRequest> requ
   for (const traversal::PolicyRequest& r : requests) {
     LCFR_CHECK(r.network >= 0 && r.network < num_networks_)
         << "network id " << r.network << " out of range";
-    LCFR_DCHECK_EQ(r.features.size(), static_cast<size_t>(features_));
+    // Where a caller's buffers meet the networks' sizes: a request of a game of other rules (its
+    // features or actions sized by them) must never reach the copies below (always on: a few
+    // compares per row against a forward of microseconds).
+    LCFR_CHECK_EQ(r.features.size(), static_cast<size_t>(features_))
+        << "a request's features are not the network's input size";
+    LCFR_CHECK_EQ(r.output.size(), static_cast<size_t>(actions_))
+        << "a request's output is not the network's action count";
+    LCFR_CHECK(actions_ >= 32 || (r.legal_mask >> actions_) == 0)
+        << "legal mask " << r.legal_mask << " names actions beyond the network's " << actions_;
     if (counts[r.network] == 0) heads[r.network] = r.head;
     chunk_.mixed_heads |= heads[r.network] != r.head;
     ++counts[r.network];

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# engine/ and traversal/ never include libtorch (style.md; the CMake guard covers linking).
+# engine/, traversal/ and play/ never include libtorch (style.md; the CMake guard covers linking).
 set -uo pipefail
 src="$1"
-leaks=$(grep -rnE '#include *[<"](torch|ATen|c10|caffe2)/' "$src/engine" "$src/traversal" 2>/dev/null)
+leaks=$(grep -rnE '#include *[<"](torch|ATen|c10|caffe2)/' "$src/engine" "$src/traversal" "$src/play" 2>/dev/null)
 if [[ -n "$leaks" ]]; then
   echo "libtorch included from a torch-free folder:"
   echo "$leaks"

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine/files.h"
 #include "engine/kuhn.h"
 #include "engine/leduc.h"
 #include "engine/lost_cities.h"
@@ -27,6 +28,13 @@ bool IsFile(const std::string& path) {
 
 absl::StatusOr<CheckpointPolicy> LoadCheckpointPolicy(const std::string& path) {
   std::string dir = path;
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
+    // Say what the path is instead: missing, a file, a FIFO, a device, a link loop.
+    const absl::Status what = CheckRegularFile(path);
+    return absl::NotFoundError(lcfr::StreamCat(what.ok() ? path + ": is a file" : what.message(),
+                                               ", not a checkpoint or run directory"));
+  }
   if (!IsFile(dir + "/networks.pt")) {
     if (!IsFile(path + "/checkpoints/LATEST")) {
       return absl::NotFoundError(lcfr::StreamCat(
@@ -60,24 +68,35 @@ absl::StatusOr<CheckpointPolicy> LoadCheckpointPolicy(const std::string& path) {
 }
 
 absl::StatusOr<CheckpointPolicy> LoadModelPolicy(const std::string& file) {
-  if (!IsFile(file)) return absl::NotFoundError(lcfr::StreamCat(file, ": no such file"));
+  if (absl::Status regular = CheckRegularFile(file); !regular.ok()) return regular;
   const size_t slash = file.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : file.substr(0, slash);
   const std::string base = slash == std::string::npos ? file : file.substr(slash + 1);
-  std::string config_path = dir + "/config.yaml";
+  std::string config_name = "config.yaml";
   if (base.size() > 3 && base.compare(base.size() - 3, 3, ".pt") == 0) {
-    const std::string sibling = dir + "/" + base.substr(0, base.size() - 3) + ".yaml";
-    if (IsFile(sibling)) config_path = sibling;
+    const std::string sibling = base.substr(0, base.size() - 3) + ".yaml";
+    if (PathExists(dir + "/" + sibling)) config_name = sibling;
   }
-  if (!IsFile(config_path)) {
+  const std::string config_path = dir + "/" + config_name;
+  if (!PathExists(config_path)) {
     return absl::NotFoundError(lcfr::StreamCat(file, ": no configuration beside it (", config_path,
                                                "): the rules and the network "
                                                "it was trained with are read from there"));
   }
-  if (IsFile(dir + "/" + std::string(kChecksumsFile))) {
-    const absl::StatusOr<Checksums> sums = Checksums::Load(dir);
-    if (!sums.ok()) return sums.status();
-    if (absl::Status s = sums->Verify(base); !s.ok()) return s;
+  if (absl::Status regular = CheckRegularFile(config_path); !regular.ok()) return regular;
+  // Both files must match the checksums beside them (training/model_files.h): a model without
+  // them is refused, since a corrupt one would otherwise load and play differently.
+  const absl::StatusOr<Checksums> sums = Checksums::Load(dir);
+  if (!sums.ok()) return sums.status();
+  if (!sums->present()) {
+    return absl::DataLossError(
+        lcfr::StreamCat(file, ": no ", kChecksumsFile,
+                        " beside it, so its files cannot be checked: copy the "
+                        "model with its ",
+                        kChecksumsFile, " (lcfr export, distill and train write one)"));
+  }
+  for (const std::string& name : {base, config_name}) {
+    if (absl::Status s = sums->Verify(name); !s.ok()) return s;
   }
   auto config = LoadConfigFile(config_path);
   if (!config.ok()) return config.status();
@@ -98,14 +117,14 @@ std::string DefaultModelPath() { return std::string(LCFR_MODEL_DIR) + "/lost-cit
 std::string DefaultStudentPath() { return std::string(LCFR_MODEL_DIR) + "/lost-cities-student.pt"; }
 
 absl::StatusOr<std::unique_ptr<CheckpointBot>> CheckpointBot::Load(const std::string& path,
-                                                                   PlayPolicy play) {
+                                                                   play::PlayPolicy play) {
   auto policy = LoadCheckpointPolicy(path);
   if (!policy.ok()) return policy.status();
   return FromPolicy(*std::move(policy), play);
 }
 
 absl::StatusOr<std::unique_ptr<CheckpointBot>> CheckpointBot::FromPolicy(CheckpointPolicy policy,
-                                                                         PlayPolicy play) {
+                                                                         play::PlayPolicy play) {
   const std::string& path = policy.directory;
   if (policy.config.run.game != GameId::kLostCities) {
     return absl::InvalidArgumentError(lcfr::StreamCat(
@@ -120,7 +139,8 @@ absl::StatusOr<std::unique_ptr<CheckpointBot>> CheckpointBot::FromPolicy(Checkpo
   bot->rules_ = policy.config.rules;
   bot->evaluator_ = std::move(evaluators->front());
   bot->client_ = traversal::PolicyClient::Direct(bot->evaluator_.get());
-  bot->player_ = std::make_unique<PolicyBot>(&bot->client_, play, engine::LostCities(bot->rules_));
+  bot->player_ =
+      std::make_unique<play::PolicyBot>(&bot->client_, play, engine::LostCities(bot->rules_));
   return bot;
 }
 

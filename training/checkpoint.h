@@ -38,22 +38,23 @@ std::string DefaultModelPath();
 // model when agent and play search over the shipped model (docs/search.md).
 std::string DefaultStudentPath();
 
-// A Lost Cities bot that plays a checkpoint's policy (training/play_policy.h; by default the
+// A Lost Cities bot that plays a checkpoint's policy (play/play_policy.h; by default the
 // strategy network's average strategy, sampled), one fp32 forward per decision on the CPU (for
 // `lcfr agent` and `lcfr play`). Not thread-safe.
 class CheckpointBot : public engine::Bot {
  public:
   // Errors: the path holds no checkpoint, or one of another game.
   static absl::StatusOr<std::unique_ptr<CheckpointBot>> Load(const std::string& path,
-                                                             PlayPolicy play = {});
+                                                             play::PlayPolicy play = {});
   // The same from a loaded policy (LoadCheckpointPolicy, LoadModelPolicy).
   static absl::StatusOr<std::unique_ptr<CheckpointBot>> FromPolicy(CheckpointPolicy policy,
-                                                                   PlayPolicy play = {});
+                                                                   play::PlayPolicy play = {});
 
   int Act(const engine::LostCities& game, const engine::View& view, engine::Rng& rng) override {
     return player_->Act(game, view, rng);
   }
   std::string Name() const override { return directory_; }
+  std::optional<engine::Rules> BoundRules() const override { return rules_; }
   const engine::Rules& rules() const { return rules_; }
 
  private:
@@ -62,7 +63,7 @@ class CheckpointBot : public engine::Bot {
   engine::Rules rules_;
   std::unique_ptr<traversal::Evaluator> evaluator_;
   traversal::PolicyClient client_;
-  std::unique_ptr<PolicyBot> player_;
+  std::unique_ptr<play::PolicyBot> player_;
 };
 
 }  // namespace lcfr::training

@@ -69,6 +69,25 @@ absl::StatusOr<FileChecksum> ChecksumFile(const std::string& path) {
   return sum;
 }
 
+FileChecksum ChecksumBytes(std::string_view bytes) {
+  FileChecksum sum;
+  sum.bytes = static_cast<int64_t>(bytes.size());
+  sum.crc32 = static_cast<uint32_t>(crc32_z(
+      crc32_z(0L, Z_NULL, 0), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()));
+  return sum;
+}
+
+std::string ChecksumsText(const std::map<std::string, FileChecksum>& files) {
+  nlohmann::ordered_json listed = nlohmann::ordered_json::object();
+  for (const auto& [name, sum] : files) {
+    listed[name] = {{"bytes", sum.bytes}, {"crc32", Hex(sum.crc32)}};
+  }
+  nlohmann::ordered_json manifest;
+  manifest["format"] = kFormat;
+  manifest["files"] = std::move(listed);
+  return manifest.dump(1) + "\n";
+}
+
 absl::Status WriteChecksums(const std::string& dir, const std::string& previous_dir) {
   Checksums previous;
   if (!previous_dir.empty()) {
@@ -77,7 +96,7 @@ absl::Status WriteChecksums(const std::string& dir, const std::string& previous_
   }
   absl::StatusOr<std::vector<std::string>> names = ListDirectory(dir);
   if (!names.ok()) return names.status();
-  nlohmann::ordered_json files = nlohmann::ordered_json::object();
+  std::map<std::string, FileChecksum> files;
   for (const std::string& name : *names) {
     if (name == kChecksumsFile) continue;
     const std::string path = dir + "/" + name;
@@ -95,12 +114,9 @@ absl::Status WriteChecksums(const std::string& dir, const std::string& previous_
       if (!computed.ok()) return computed.status();
       sum = *computed;
     }
-    files[name] = {{"bytes", sum.bytes}, {"crc32", Hex(sum.crc32)}};
+    files[name] = sum;
   }
-  nlohmann::ordered_json manifest;
-  manifest["format"] = kFormat;
-  manifest["files"] = std::move(files);
-  return WriteFileAtomically(dir + "/" + kChecksumsFile, manifest.dump(1) + "\n");
+  return WriteFileAtomically(dir + "/" + kChecksumsFile, ChecksumsText(files));
 }
 
 absl::StatusOr<Checksums> Checksums::Load(const std::string& dir) {
@@ -146,8 +162,8 @@ absl::Status Checksums::Verify(const std::string& name) const {
   const std::string path = dir_ + "/" + name;
   const auto listed = files_.find(name);
   if (listed == files_.end()) {
-    return absl::DataLossError(
-        StreamCat(path, ": not listed in ", kChecksumsFile, " (a file of another checkpoint?)"));
+    return absl::DataLossError(StreamCat(path, ": not listed in ", kChecksumsFile,
+                                         " (a file of another checkpoint or model?)"));
   }
   absl::StatusOr<FileChecksum> sum = ChecksumFile(path);
   if (!sum.ok()) return sum.status();

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -29,6 +30,9 @@ struct FileChecksum {
 };
 
 absl::StatusOr<FileChecksum> ChecksumFile(const std::string& path);
+FileChecksum ChecksumBytes(std::string_view bytes);
+// A checksums.json's text listing `files` (name -> checksum).
+std::string ChecksumsText(const std::map<std::string, FileChecksum>& files);
 
 // Writes dir/checksums.json for every regular file in `dir`. A file that is a hard link of one
 // listed in `previous_dir`'s checksums (a memory segment carried over, training/memory.h) keeps

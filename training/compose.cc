@@ -1,7 +1,12 @@
 #include "training/compose.h"
 
+#include <algorithm>
+
 #include "engine/check.h"
+#include "engine/files.h"
 #include "engine/strings.h"
+#include "traversal/evaluator.h"
+#include "traversal/fiber_batcher.h"
 
 namespace lcfr::training {
 
@@ -46,6 +51,39 @@ std::function<std::unique_ptr<traversal::Evaluator>(int worker)> HandOut(Evaluat
   };
 }
 
+inference::InferenceConfig ForSearch(const inference::InferenceConfig& inference,
+                                     const SearchConfig& config) {
+  inference::InferenceConfig capped = inference;
+  capped.max_rows = std::min(inference.max_rows, config.width);
+  return capped;
+}
+
+int64_t EstimateSearchBytes(const SearchConfig& config, int players,
+                            std::span<const inference::ModelStore* const> models) {
+  const int64_t width = config.width;
+  const int batchers = models.size() > 1 ? 2 : 1;  // a rollout model runs on a batcher of its own
+  int64_t per_worker = batchers * width * static_cast<int64_t>(traversal::StackBytesForDepth(64));
+  for (const inference::ModelStore* model : models) {
+    const int64_t row_bytes = static_cast<int64_t>(sizeof(float)) *
+                              (model->shape().input_size + model->shape().num_actions);
+    per_worker += traversal::kMaxNetworks * width * row_bytes + model->parameter_bytes();
+  }
+  // The rows a rollout encodes sit on its fiber's stack; the players' states, worlds and means
+  // are small beside these.
+  return static_cast<int64_t>(players) * config.workers * per_worker;
+}
+
+absl::Status CheckSearchMemory(int64_t bytes, const std::string& flags) {
+  const std::optional<int64_t> available = lcfr::AvailableMemoryBytes();
+  if (!available.has_value() || bytes <= *available) return absl::OkStatus();
+  constexpr double kMiB = 1 << 20;
+  return absl::ResourceExhaustedError(lcfr::StrCat(
+      "the search would hold about ", static_cast<int64_t>(static_cast<double>(bytes) / kMiB),
+      " MiB (fiber stacks and evaluators of every worker), more than the ",
+      static_cast<int64_t>(static_cast<double>(*available) / kMiB),
+      " MiB of memory available: lower ", flags));
+}
+
 absl::StatusOr<std::unique_ptr<SearchPlayer>> MakeSearchPlayer(
     const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
     std::shared_ptr<const inference::ModelStore> store,
@@ -56,10 +94,22 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> MakeSearchPlayer(
   // Handed out to the player's workers in Create.
   Evaluators evaluators, rollout_evaluators, opponent_evaluators;
   // One evaluator per worker for `from`'s networks, handed out by `out` (none without a store).
-  auto wire = [&config, &inference](std::shared_ptr<const inference::ModelStore> from,
-                                    Evaluators& made, EvaluatorFactory& out) -> absl::Status {
+  std::vector<const inference::ModelStore*> models;
+  for (const auto* s : {&store, &rollout_store, &opponent_rollout_store}) {
+    if (*s) models.push_back(s->get());
+  }
+  if (absl::Status fits =
+          CheckSearchMemory(EstimateSearchBytes(config, 1, models), "--workers or --search-width");
+      !fits.ok()) {
+    return fits;
+  }
+  const inference::InferenceConfig search_inference = ForSearch(inference, config);
+  auto wire = [&config, &search_inference](std::shared_ptr<const inference::ModelStore> from,
+                                           Evaluators& made,
+                                           EvaluatorFactory& out) -> absl::Status {
     if (!from) return absl::OkStatus();
-    absl::StatusOr<Evaluators> built = MakeEvaluators(std::move(from), inference, config.workers);
+    absl::StatusOr<Evaluators> built =
+        MakeEvaluators(std::move(from), search_inference, config.workers);
     if (!built.ok()) return built.status();
     made = *std::move(built);
     out = HandOut(made);

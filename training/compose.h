@@ -6,6 +6,8 @@
 
 #include <functional>
 #include <memory>
+#include <span>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -75,6 +77,25 @@ absl::StatusOr<Devices> ResolveDevices(const TrainConfig& config);
 using Evaluators = std::vector<std::unique_ptr<traversal::Evaluator>>;
 absl::StatusOr<Evaluators> MakeEvaluators(std::shared_ptr<const inference::ModelStore> store,
                                           const inference::InferenceConfig& config, int count);
+
+// The inference settings of a search's evaluators: `inference` with its rows per forward capped
+// at the search's width, since a worker's batcher never sends more rows than it has fibers (the
+// blueprint's own call sends one). Its staging is then sized by the width, not by max_rows.
+inference::InferenceConfig ForSearch(const inference::InferenceConfig& inference,
+                                     const SearchConfig& config);
+
+// The memory a search holds at its largest, estimated before anything is built: `players`
+// searching players (eval: one per game thread; agent and play: one), each of config.workers
+// workers, and each worker with its fibers' stacks (config.width on each of its batchers: two
+// when the rollouts have a model of their own) and an evaluator of each of `models` (its staging
+// for config.width rows of every network, a copy of its weights). Measured against the process's
+// size (docs/search.md, "Memory"), it errs on the high side: stacks are counted whole.
+int64_t EstimateSearchBytes(const SearchConfig& config, int players,
+                            std::span<const inference::ModelStore* const> models);
+// OK when `bytes` fits in the memory the system has available (AvailableMemoryBytes; no check
+// where that is unknown); otherwise a ResourceExhausted error that gives both figures and names
+// `flags`, the options that set the size (e.g. "--workers and --search-width").
+absl::Status CheckSearchMemory(int64_t bytes, const std::string& flags);
 
 // A factory for TraversalRunner or PlayNetworkMatch that hands out `evaluators` by worker index,
 // each once. `evaluators` must outlive the factory's calls.

@@ -9,8 +9,9 @@
 #include <variant>
 
 #include "engine/bots.h"
+#include "engine/files.h"
 #include "engine/strings.h"
-#include "training/play_policy.h"
+#include "play/play_policy.h"
 
 namespace lcfr::training {
 namespace {
@@ -429,9 +430,11 @@ absl::StatusOr<TrainConfig> ParseConfig(const std::string& yaml, const std::stri
 }
 
 absl::StatusOr<TrainConfig> LoadConfigFile(const std::string& path) {
-  struct stat st {};
-  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    return absl::InvalidArgumentError(lcfr::StrCat(path, ": is a directory, not a config file"));
+  if (absl::Status readable = CheckReadableFile(path); !readable.ok()) {
+    return absl::Status(
+        readable.code(),
+        lcfr::StrCat(readable.message(),
+                     absl::IsNotFound(readable) ? " (the config file)" : ", not a config file"));
   }
   std::ifstream in(path);
   if (!in) return absl::NotFoundError(lcfr::StrCat(path, ": cannot open the config file"));
@@ -493,7 +496,7 @@ absl::Status Validate(const TrainConfig& c) {
     return absl::InvalidArgumentError("evaluation.policies: at least one policy");
   }
   for (const std::string& name : c.evaluation.policies) {
-    if (absl::StatusOr<PlayPolicy> p = PlayPolicy::Parse(name); !p.ok()) {
+    if (absl::StatusOr<play::PlayPolicy> p = play::PlayPolicy::Parse(name); !p.ok()) {
       return absl::InvalidArgumentError(
           lcfr::StrCat("evaluation.policies: ", p.status().message()));
     }

@@ -28,6 +28,7 @@
 #include "training/evaluation.h"
 #include "training/learner.h"
 #include "training/memory.h"
+#include "training/model_files.h"
 #include "traversal/evaluator.h"
 #include "traversal/regret_matching.h"
 #include "traversal/samples.h"
@@ -162,7 +163,7 @@ absl::Status DistillConfig::Validate() const {
         lcfr::StreamCat("--search-states must be in [0, 10000000], got ", search_states));
   }
   if (search_states > 0) {
-    if (play.source != PlayPolicy::Source::kCurrent || play.greedy) {
+    if (play.source != play::PlayPolicy::Source::kCurrent || play.greedy) {
       return absl::InvalidArgumentError(lcfr::StreamCat(
           "--search-states needs --policy current (expert iteration fits the advantage networks "
           "to the current policy, sampled, as the search improves it), got ",
@@ -256,12 +257,8 @@ absl::StatusOr<DistillResult> Distill(const CheckpointPolicy& teacher, const Dis
                                                       GameName(teacher.config.run.game),
                                                       " model; distill takes a Lost Cities one"));
   }
-  if (out.size() <= 3 || out.compare(out.size() - 3, 3, ".pt") != 0) {
-    return absl::InvalidArgumentError(lcfr::StreamCat(
-        "--out must name a networks file ending in .pt (its configuration goes beside it, .yaml), "
-        "got '",
-        out, "'"));
-  }
+  const absl::StatusOr<ModelFiles> files = ModelFilesOf(out, "--out");
+  if (!files.ok()) return files.status();
   const bool expert = config.search_states > 0;
   if (expert && config.search.rollout_model.empty() != (rollout_model == nullptr)) {
     return absl::InvalidArgumentError(
@@ -269,8 +266,8 @@ absl::StatusOr<DistillResult> Distill(const CheckpointPolicy& teacher, const Dis
         "networks are given");
   }
   DistillResult result;
-  result.networks_path = out;
-  result.config_path = out.substr(0, out.size() - 3) + ".yaml";
+  result.networks_path = files->networks;
+  result.config_path = files->config;
 
   const engine::LostCities game(teacher.config.rules);
   const traversal::Scheme scheme = teacher.config.traversal.cfr.scheme;
@@ -301,7 +298,7 @@ absl::StatusOr<DistillResult> Distill(const CheckpointPolicy& teacher, const Dis
                     engine::Rng rng(engine::DeriveSeed(
                         {config.seed, kDistillStream, static_cast<uint64_t>(i)}));
                     engine::State s = game.Deal(rng);
-                    PolicyBot bot(&policy, config.play, game);
+                    play::PolicyBot bot(&policy, config.play, game);
                     std::vector<Position>& positions = per_game[i];
                     while (!engine::LostCities::IsTerminal(s)) {
                       Position& p = positions.emplace_back();
@@ -490,13 +487,11 @@ absl::StatusOr<DistillResult> Distill(const CheckpointPolicy& teacher, const Dis
     a->total_variation /= states;
   }
 
-  // The files: the configuration first, removed again when the networks cannot be written.
-  if (absl::Status s = lcfr::WriteFileAtomically(result.config_path, DumpConfig(student_config));
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = inference::SaveNetworks(student, out); !s.ok()) {
-    std::remove(result.config_path.c_str());
+  // The model's files, together (training/model_files.h): an earlier model at --out is replaced
+  // whole or kept whole.
+  absl::StatusOr<std::string> bytes = inference::SerializeNetworks(student);
+  if (!bytes.ok()) return bytes.status();
+  if (absl::Status s = WriteModelFiles(*files, *bytes, DumpConfig(student_config)); !s.ok()) {
     return s;
   }
   return result;

@@ -38,8 +38,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "play/play_policy.h"
 #include "training/checkpoint.h"
-#include "training/play_policy.h"
 #include "training/search.h"
 
 namespace lcfr::training {
@@ -50,7 +50,8 @@ struct DistillConfig {
   int steps = 4000;         // SGD steps per network (batch and learning rate: the teacher's)
   int hidden_width = 32;    // the student's network: units per hidden layer
   int hidden_layers = 1;    //   and hidden layers (cards: of the colour encoder)
-  PlayPolicy play{PlayPolicy::Source::kCurrent, false};  // the teacher's policy in the games
+  play::PlayPolicy play{play::PlayPolicy::Source::kCurrent,
+                        false};  // the teacher's policy in the games
   int workers = 2;  // threads (games and forwards); training uses the teacher's training.threads
   uint64_t seed = 1;
   // Expert iteration (above): training states searched; 0 = plain distillation.

@@ -14,92 +14,6 @@
 
 namespace lcfr::training {
 
-void ApplyTemperature(std::span<float> probabilities, uint32_t legal, double temperature) {
-  LCFR_CHECK_GT(temperature, 0.0) << "a temperature must be positive";
-  if (temperature == 1.0) return;
-  double total = 0;
-  for (uint32_t m = legal; m; m &= m - 1) {
-    float& p = probabilities[std::countr_zero(m)];
-    if (p > 0) p = static_cast<float>(std::pow(static_cast<double>(p), 1.0 / temperature));
-    total += p;
-  }
-  if (!(total > 0)) return;
-  const auto sum = static_cast<float>(total);
-  for (uint32_t m = legal; m; m &= m - 1) probabilities[std::countr_zero(m)] /= sum;
-}
-
-PolicyBot::PolicyBot(traversal::PolicyClient* policy, PlayPolicy play,
-                     const engine::LostCities& game, int network, int model, double temperature)
-    : policy_(policy),
-      play_(play),
-      network_(network),
-      model_(model),
-      temperature_(temperature),
-      features_(game.EncodingSize()),
-      outputs_(game.num_actions()),
-      probabilities_(game.num_actions()) {}
-
-int PolicyBot::Act(const engine::LostCities& game, const engine::View& view, engine::Rng& rng) {
-  const uint32_t legal = game.LegalMask(view);
-  game.Encode(view, features_);
-  const int network = network_ >= 0 ? network_
-                      : play_.source == PlayPolicy::Source::kAverage
-                          ? traversal::kStrategyNetwork
-                          : traversal::AdvantageNetwork(view.player);
-  ++decisions_;
-  if (network == traversal::kStrategyNetwork) {
-    // The strategy network's logits give the average strategy.
-    policy_->Evaluate(network, traversal::Head::kSoftmax, features_, legal, probabilities_, model_);
-  } else {
-    // An advantage network's outputs give its player's current regret-matching strategy; the
-    // raw outputs say whether regret matching fell back to the argmax.
-    policy_->Evaluate(network, traversal::Head::kRaw, features_, legal, outputs_, model_);
-    bool positive = false;
-    for (uint32_t m = legal; m; m &= m - 1) positive |= outputs_[std::countr_zero(m)] > 0;
-    fallbacks_ += !positive;
-    traversal::ApplyHead(outputs_, legal, traversal::Head::kRegretMatching, probabilities_);
-  }
-  int action;
-  if (play_.greedy) {
-    float best = -1;
-    int ties = 0;
-    action = -1;
-    for (uint32_t m = legal; m; m &= m - 1) {
-      const int a = std::countr_zero(m);
-      if (probabilities_[a] > best) {
-        best = probabilities_[a], action = a, ties = 1;
-      } else if (probabilities_[a] == best && rng.Uniform(static_cast<uint32_t>(++ties)) == 0) {
-        action = a;  // reservoir choice: each tied action with probability 1 / ties
-      }
-    }
-  } else {
-    ApplyTemperature(probabilities_, legal, temperature_);
-    action = traversal::SampleAction(probabilities_, legal, 0.0, rng.UniformDouble());
-  }
-  LCFR_CHECK_GE(action, 0) << "the policy gave no probability to a legal action";
-  return action;
-}
-
-double PolicyBot::Probability(const engine::LostCities& game, const engine::State& state,
-                              int action) {
-  engine::Rng unused(0);
-  ActOnState(game, state, unused);  // fills probabilities_
-  if (!play_.greedy) return probabilities_[action];
-  // Greedy: uniform over the most probable legal actions.
-  const uint32_t legal = game.LegalMask(state);
-  float best = -1;
-  int ties = 0;
-  for (uint32_t m = legal; m; m &= m - 1) {
-    const float p = probabilities_[std::countr_zero(m)];
-    if (p > best) {
-      best = p, ties = 1;
-    } else if (p == best) {
-      ++ties;
-    }
-  }
-  return ((legal >> action) & 1) && probabilities_[action] == best ? 1.0 / ties : 0.0;
-}
-
 void RunOnThreads(int threads, const std::function<void(int)>& body) {
   std::vector<std::exception_ptr> errors(threads);
   auto guarded = [&](int t) {
@@ -136,7 +50,7 @@ absl::StatusOr<NetworkMatchResult> PlayNetworkMatch(const engine::LostCities& ga
                                                     const EvaluatorFactory& evaluators,
                                                     const std::string& opponent, int games,
                                                     uint64_t seed, int workers, int width,
-                                                    PlayPolicy play, int network_id) {
+                                                    play::PlayPolicy play, int network_id) {
   if (!engine::MakeBot(opponent).ok()) {
     return absl::InvalidArgumentError(lcfr::StreamCat("unknown opponent '", opponent, "'"));
   }
@@ -144,7 +58,7 @@ absl::StatusOr<NetworkMatchResult> PlayNetworkMatch(const engine::LostCities& ga
   std::vector<std::array<int64_t, 2>> counts(games);  // decisions, fallbacks
   RunFiberTasks(evaluators, games, workers, width, [&](int64_t i, traversal::PolicyClient& policy) {
     const int g = static_cast<int>(i);
-    PolicyBot network(&policy, play, game, network_id);
+    play::PolicyBot network(&policy, play, game, network_id);
     auto bot = engine::MakeBot(opponent);
     outcomes[g] = engine::PlayMatchGame(game, network, **bot, g, seed);
     counts[g] = {network.decisions(), network.fallbacks()};
@@ -183,9 +97,9 @@ absl::StatusOr<std::vector<BotResult>> PlayEvaluationMatches(
     const engine::LostCities& game, std::shared_ptr<const inference::ModelStore> store,
     const inference::InferenceConfig& inference, const EvaluationConfig& config, uint64_t seed) {
   std::vector<BotResult> defaults, results;
-  std::vector<PlayPolicy> policies;
+  std::vector<play::PlayPolicy> policies;
   for (const std::string& name : config.policies) {
-    absl::StatusOr<PlayPolicy> policy = PlayPolicy::Parse(name);
+    absl::StatusOr<play::PlayPolicy> policy = play::PlayPolicy::Parse(name);
     if (!policy.ok()) return policy.status();
     policies.push_back(*policy);
   }

@@ -19,7 +19,7 @@ namespace lcfr::training {
 // A network policy's games against one bot (Lost Cities).
 struct BotResult {
   std::string opponent;
-  std::string policy;  // training/evaluation.h PlayPolicy::Name(); "" = the default keys
+  std::string policy;  // play/play_policy.h PlayPolicy::Name(); "" = the default keys
   double win_rate = 0;
   double ci_low = 0;  // 95% Wilson interval
   double ci_high = 0;

@@ -76,7 +76,8 @@ absl::Status RunDirectory::Create(bool resume) const {
     // may be the user's.
     bool ours = true;
     for (const std::string& name : *names) {
-      if (name == "config.yaml" || name == "config.yaml.tmp" || name == "metrics.jsonl.tmp") {
+      if (name == "config.yaml" || IsTemporaryOf(name, "config.yaml") ||
+          IsTemporaryOf(name, "metrics.jsonl")) {
         continue;
       }
       if (name == "metrics.jsonl") {
@@ -113,12 +114,26 @@ absl::Status RunDirectory::Create(bool resume) const {
 }
 
 absl::Status RunDirectory::RemoveUnstarted() const {
-  for (const std::string& path : {ConfigPath(), MetricsPath(), SummaryPath(), ConfigPath() + ".tmp",
-                                  MetricsPath() + ".tmp"}) {
+  for (const std::string& path : {ConfigPath(), MetricsPath(), SummaryPath()}) {
     if (absl::Status s = RemoveTree(path); !s.ok()) return s;  // a missing file is fine
   }
+  if (absl::Status s = RemoveTemporaries(); !s.ok()) return s;
   if (absl::Status s = RemoveTree(CheckpointsPath()); !s.ok()) return s;
   (void)rmdir(root_.c_str());  // fails, harmlessly, when something else is (or was) there
+  return absl::OkStatus();
+}
+
+absl::Status RunDirectory::RemoveTemporaries() const {
+  // engine/atomic_file.h names them FILE.tmp.<pid>.<n>, beside FILE.
+  for (const auto& [dir, base] :
+       {std::pair{root_, "config.yaml"}, std::pair{root_, "metrics.jsonl"},
+        std::pair{root_, "summary.json"}, std::pair{CheckpointsPath(), "LATEST"}}) {
+    const std::string prefix = StreamCat(base, ".tmp.");
+    if (absl::StatusOr<int> removed = RemoveFiles(dir, prefix, "");
+        !removed.ok() && PathExists(dir)) {
+      return removed.status();
+    }
+  }
   return absl::OkStatus();
 }
 
@@ -167,11 +182,7 @@ absl::Status RunDirectory::Publish(int iteration, int keep_every) const {
 absl::Status RunDirectory::Retain(int keep_every) const {
   absl::StatusOr<std::string> latest = Latest();
   if (!latest.ok()) return absl::OkStatus();  // nothing published yet: nothing to retain
-  // Temporaries of atomic writes that a kill interrupted.
-  for (const std::string& path : {ConfigPath() + ".tmp", MetricsPath() + ".tmp",
-                                  SummaryPath() + ".tmp", CheckpointsPath() + "/LATEST.tmp"}) {
-    if (absl::Status s = RemoveTree(path); !s.ok()) return s;  // a missing file is fine
-  }
+  if (absl::Status s = RemoveTemporaries(); !s.ok()) return s;
   absl::StatusOr<std::vector<std::string>> names = ListDirectory(CheckpointsPath());
   if (!names.ok()) return names.status();
   for (const std::string& name : *names) {

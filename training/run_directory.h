@@ -87,6 +87,10 @@ class RunDirectory {
   absl::Status TruncateMetrics(int iteration, const std::string& committed_line = "") const;
 
  private:
+  // Removes the temporaries that a killed atomic write of config.yaml, metrics.jsonl,
+  // summary.json or checkpoints/LATEST left (engine/atomic_file.h).
+  absl::Status RemoveTemporaries() const;
+
   std::string root_;
   int rank_;
   int world_;

@@ -31,6 +31,10 @@ constexpr uint64_t kTurnStream = 0x7475726eULL;               // "turn"
 // candidates but b all trail clearly after the first phase costs 1/8 of the budget.
 constexpr int kRacingPhases = 8;
 
+// The rounds of a decision's plan drawn at a time (ActOnState's extend_plan): more than any
+// budget measured plays (2,000 rollouts over 5 candidates: 400 rounds).
+constexpr int kPlanBlock = 4096;
+
 // The share of uniform play mixed into the opponent's modelled move probabilities: a move the
 // model would never make costs a world at most a factor of about 20 x its legal actions.
 constexpr double kBeliefUniform = 0.05;
@@ -133,7 +137,9 @@ class SidesEvaluator : public traversal::Evaluator {
 bool KnownBot(const std::string& name) { return engine::MakeBot(name).ok(); }
 
 // "model" or a play policy's name: the model plays.
-bool NamesModel(const std::string& name) { return name == "model" || PlayPolicy::Parse(name).ok(); }
+bool NamesModel(const std::string& name) {
+  return name == "model" || play::PlayPolicy::Parse(name).ok();
+}
 
 }  // namespace
 
@@ -178,10 +184,6 @@ absl::Status SearchConfig::Validate() const {
                    opponent_rollout_policy, "'");
       }
     }
-  }
-  if (!(rollout_temperature > 0 && rollout_temperature <= 10)) {
-    return bad("--rollout-temperature must be in (0, 10] (got ", rollout_temperature,
-               "; 1 = the rollout policy as it is)");
   }
   if (opponents > 16) {
     return bad("--opponent-rollout-policy: at most 16 policies to infer among (got ", opponents,
@@ -355,7 +357,7 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
     RolloutSide r;
     r.play = blueprint.play;
     r.bot = name.empty() ? blueprint.bot : NamesModel(name) ? "" : name;
-    if (auto play = PlayPolicy::Parse(name); play.ok()) r.play = *play;
+    if (auto play = play::PlayPolicy::Parse(name); play.ok()) r.play = *play;
     return r;
   };
   player->self_ = side(config.rollout_policy);
@@ -368,15 +370,6 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
     if (r.bot.empty() && opponent_model == nullptr) opponent_model = &r;
   }
   rollout_model = rollout_model || opponent_model != nullptr;
-  if (config.rollout_temperature != 1.0) {
-    bool sampled = player->self_.bot.empty() && !player->self_.play.greedy;
-    for (const RolloutSide& r : player->opponents_) sampled |= r.bot.empty() && !r.play.greedy;
-    if (!sampled) {
-      return absl::InvalidArgumentError(
-          "--rollout-temperature: no side of the rollouts samples the model's policy "
-          "(--rollout-policy and --opponent-rollout-policy name bots or greedy policies)");
-    }
-  }
   if (config.rollout_depth > 0 &&
       (!blueprint.is_model() || blueprint.value == Blueprint::Value::kNone)) {
     return absl::InvalidArgumentError(
@@ -402,7 +395,16 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> SearchPlayer::Create(
   }
   const bool needs_model = blueprint.is_model() || rollout_model || blueprint_belief;
   if (needs_model && !evaluators) {
-    return absl::InvalidArgumentError("search: the model plays, but no model was given");
+    // Say which option brought the model in.
+    const char* flag = blueprint.is_model()        ? "the player (a model)"
+                       : player->self_.bot.empty() ? "--rollout-policy"
+                       : opponent_model != nullptr ? "--opponent-rollout-policy"
+                                                   : "--belief";
+    return absl::InvalidArgumentError(
+        lcfr::StreamCat(flag, " needs a model, but the player is ",
+                        blueprint.is_model() ? "given no networks"
+                                             : lcfr::StreamCat("the bot '", blueprint.bot, "'"),
+                        ": give --model or --checkpoint, or name bots for the rollouts"));
   }
   const bool separate = !config.rollout_model.empty();
   if (separate && !rollout_model) {
@@ -488,34 +490,48 @@ void SearchPlayer::Forget() {
   seen_[1].clear();
 }
 
-void SearchPlayer::RunOnWorkers(
-    int n, const std::function<void(int64_t, traversal::PolicyClient&, Worker&)>& task) {
-  const int workers = std::min(config_.workers, n);
-  RunOnThreads(workers, [&](int w) {
-    const int64_t begin = static_cast<int64_t>(n) * w / workers;
-    const int64_t end = static_cast<int64_t>(n) * (w + 1) / workers;
-    Worker& worker = *workers_[w];
-    worker.batcher->Run(end - begin, [&](int64_t i, traversal::PolicyClient& policy) {
-      task(begin + i, policy, worker);
+std::vector<char> SearchPlayer::RunOnWorkers(
+    int n, Clock::time_point deadline, const std::function<void(int64_t)>& prepare,
+    const std::function<void(int64_t, traversal::PolicyClient&, Worker&)>& task) {
+  std::vector<char> ran;
+  const bool timed = deadline != Clock::time_point::max();
+  // Untimed: one run of all the tasks. Timed: runs of about 4 x width tasks per worker, the clock
+  // read between them and at every task's start.
+  const int workers = std::max(1, std::min(config_.workers, n));
+  const int64_t chunk = timed ? 4 * static_cast<int64_t>(config_.width) * workers : n;
+  for (int64_t first = 0; first < n; first += chunk) {
+    if (timed && Clock::now() >= deadline) break;
+    const int64_t count = std::min<int64_t>(n - first, chunk);
+    prepare(first + count);
+    ran.resize(static_cast<size_t>(first + count), 0);
+    RunOnThreads(workers, [&](int w) {
+      const int64_t begin = first + count * w / workers;
+      const int64_t end = first + count * (w + 1) / workers;
+      Worker& worker = *workers_[w];
+      worker.batcher->Run(end - begin, [&](int64_t i, traversal::PolicyClient& policy) {
+        if (timed && Clock::now() >= deadline) return;
+        task(begin + i, policy, worker);
+        ran[begin + i] = 1;
+      });
     });
-  });
+  }
+  return ran;
 }
 
-bool SearchPlayer::Believe(const engine::State& state, uint64_t seed, int rounds,
-                           std::vector<engine::State>& worlds, std::vector<int>& picks) {
+bool SearchPlayer::Believe(const engine::State& state, uint64_t seed, Clock::time_point deadline,
+                           std::vector<engine::State>& worlds, std::vector<double>& cumulative) {
   const std::vector<engine::SeenMove>& seen = Record(state.player, state);
   if (!KnowsPast(state, seen)) return false;
-  const int n = config_.belief;
   const int opponent = 1 - state.player;
-  worlds.assign(n, engine::State{});
-  std::vector<double> log_likelihood(n, 0.0);
+  worlds.clear();
+  std::vector<double> log_likelihood;
   auto task = [&](int64_t i, traversal::PolicyClient& policy) {
     engine::Rng rng(engine::DeriveSeed({seed, kBeliefStream, static_cast<uint64_t>(i)}));
     absl::StatusOr<engine::WorldHistory> world =
         engine::SampleWorldHistory(game_, state, seen, rng);
     LCFR_CHECK(world.ok()) << "search: the game's moves do not fit the state: "
                            << world.status().message();
-    PolicyBot model(&policy, belief_play_, game_);
+    play::PolicyBot model(&policy, belief_play_, game_);
     engine::Rng unused(0);
     engine::State t = world->deal;
     double sum = 0;
@@ -530,14 +546,28 @@ bool SearchPlayer::Believe(const engine::State& state, uint64_t seed, int rounds
     worlds[i] = world->now;
     log_likelihood[i] = sum;
   };
-  RunOnWorkers(n, [&](int64_t i, traversal::PolicyClient& policy, Worker&) { task(i, policy); });
-  // The weights and the picks: systematic resampling, one draw of the offset.
-  std::vector<double> cumulative;
+  // The worlds' storage grows with the chunks about to run: a budget cut short allocates only
+  // what it draws.
+  const std::vector<char> ran = RunOnWorkers(
+      config_.belief, deadline,
+      [&](int64_t end) {
+        worlds.resize(static_cast<size_t>(end));
+        log_likelihood.resize(static_cast<size_t>(end), 0.0);
+      },
+      [&](int64_t i, traversal::PolicyClient& policy, Worker&) { task(i, policy); });
+  // A world the budget left undrawn weighs nothing; none drawn: no belief.
+  const int n = static_cast<int>(ran.size());
+  int drawn = 0;
+  for (int i = 0; i < n; ++i) {
+    if (ran[i]) {
+      ++drawn;
+    } else {
+      log_likelihood[i] = -std::numeric_limits<double>::infinity();
+    }
+  }
+  if (drawn == 0) return false;
   const double ess = BeliefWeights(log_likelihood, n, 1, 0, config_.belief_power, cumulative);
-  engine::Rng offset_rng(engine::DeriveSeed({seed, kBeliefStream, ~uint64_t{0}}));
-  picks = SystematicPicks(cumulative, cumulative.back(), rounds, offset_rng.UniformDouble());
-  CountBelief(n, ess);
-  CountHandMatch(state, worlds, picks);
+  CountBelief(drawn, ess);
   return true;
 }
 
@@ -594,95 +624,93 @@ std::vector<int> JointBeliefPicks(const std::vector<double>& log_likelihood, int
   return picks;
 }
 
-bool SearchPlayer::InferOpponent(const engine::State& state, uint64_t seed, int rounds,
-                                 std::vector<int>& opponent_of_round,
-                                 std::vector<engine::State>* worlds, std::vector<int>* picks) {
+bool SearchPlayer::InferOpponent(const engine::State& state, uint64_t seed,
+                                 Clock::time_point deadline, std::vector<double>& posterior,
+                                 std::vector<engine::State>* worlds,
+                                 std::vector<double>* log_likelihood_out) {
   const int types = static_cast<int>(opponents_.size());
   const bool believe = worlds != nullptr;
-  std::vector<double> posterior(types, 1.0 / types);  // the prior
+  posterior.assign(types, 1.0 / types);  // the prior
   const std::vector<engine::SeenMove>& seen = Record(state.player, state);
-  const bool known = KnowsPast(state, seen);
-  const int n = believe ? config_.belief : config_.opponent_worlds;
+  if (!KnowsPast(state, seen)) return false;
+  const int opponent = 1 - state.player;
   // log_likelihood[i * types + t]: the opponent's moves in world i under policy t.
   std::vector<double> log_likelihood;
-  if (known) {
-    const int opponent = 1 - state.player;
-    log_likelihood.assign(static_cast<size_t>(n) * types, 0.0);
-    if (believe) worlds->assign(n, engine::State{});
-    auto task = [&](int64_t i, traversal::PolicyClient& policy, Worker& worker) {
-      engine::Rng rng(engine::DeriveSeed({seed, kOpponentStream, static_cast<uint64_t>(i)}));
-      absl::StatusOr<engine::WorldHistory> world =
-          engine::SampleWorldHistory(game_, state, seen, rng);
-      LCFR_CHECK(world.ok()) << "search: the game's moves do not fit the state: "
-                             << world.status().message();
-      std::vector<std::unique_ptr<PolicyBot>> models(types);
-      for (int t = 0; t < types; ++t) {
-        if (opponents_[t].bot.empty()) {
-          models[t] = std::make_unique<PolicyBot>(&policy, opponents_[t].play, game_);
-        }
-      }
-      double* sum = &log_likelihood[static_cast<size_t>(i) * types];
-      engine::State s = world->deal;
-      for (const int a : world->actions) {
-        if (s.player == opponent) {
-          const int legal = std::popcount(game_.LegalMask(s));
-          for (int t = 0; t < types; ++t) {
-            engine::Bot& who = models[t] ? *models[t] : *worker.opponent_bots[t];
-            const double p = who.Probability(game_, s, a);
-            sum[t] += std::log((1 - kBeliefUniform) * p + kBeliefUniform / legal);
-          }
-        }
-        game_.ApplyUnchecked(s, a);
-      }
-      if (believe) (*worlds)[i] = world->now;
-    };
-    RunOnWorkers(n, task);
-    // Each policy's mean likelihood over the worlds (in log space, summed in index order), then
-    // normalised: the posterior under a uniform prior.
-    std::vector<double> log_mean(types);
+  if (believe) worlds->clear();
+  auto task = [&](int64_t i, traversal::PolicyClient& policy, Worker& worker) {
+    engine::Rng rng(engine::DeriveSeed({seed, kOpponentStream, static_cast<uint64_t>(i)}));
+    absl::StatusOr<engine::WorldHistory> world =
+        engine::SampleWorldHistory(game_, state, seen, rng);
+    LCFR_CHECK(world.ok()) << "search: the game's moves do not fit the state: "
+                           << world.status().message();
+    std::vector<std::unique_ptr<play::PolicyBot>> models(types);
     for (int t = 0; t < types; ++t) {
-      double top = -std::numeric_limits<double>::infinity();
-      for (int i = 0; i < n; ++i) top = std::max(top, log_likelihood[i * types + t]);
-      double total = 0;
-      for (int i = 0; i < n; ++i) total += std::exp(log_likelihood[i * types + t] - top);
-      log_mean[t] = top + std::log(total / n);
-    }
-    const double top = *std::max_element(log_mean.begin(), log_mean.end());
-    double total = 0;
-    for (int t = 0; t < types; ++t) total += posterior[t] = std::exp(log_mean[t] - top);
-    for (double& p : posterior) p /= total;
-    if (types > 1) {
-      ++stats_.inferred;
-      const bool late = state.decisions >= SearchStats::kLateDecision;
-      stats_.inferred_late += late;
-      stats_.opponent_posterior.resize(types, 0.0);
-      stats_.opponent_posterior_late.resize(types, 0.0);
-      for (int t = 0; t < types; ++t) {
-        stats_.opponent_posterior[t] += posterior[t];
-        if (late) stats_.opponent_posterior_late[t] += posterior[t];
+      if (opponents_[t].bot.empty()) {
+        models[t] = std::make_unique<play::PolicyBot>(&policy, opponents_[t].play, game_);
       }
     }
+    double* sum = &log_likelihood[static_cast<size_t>(i) * types];
+    engine::State s = world->deal;
+    for (const int a : world->actions) {
+      if (s.player == opponent) {
+        const int legal = std::popcount(game_.LegalMask(s));
+        for (int t = 0; t < types; ++t) {
+          engine::Bot& who = models[t] ? *models[t] : *worker.opponent_bots[t];
+          const double p = who.Probability(game_, s, a);
+          sum[t] += std::log((1 - kBeliefUniform) * p + kBeliefUniform / legal);
+        }
+      }
+      game_.ApplyUnchecked(s, a);
+    }
+    if (believe) (*worlds)[i] = world->now;
+  };
+  // The storage grows with the chunks about to run: a budget cut short allocates only what it
+  // draws.
+  const std::vector<char> ran = RunOnWorkers(
+      believe ? config_.belief : config_.opponent_worlds, deadline,
+      [&](int64_t end) {
+        log_likelihood.resize(static_cast<size_t>(end) * types, 0.0);
+        if (believe) worlds->resize(static_cast<size_t>(end));
+      },
+      task);
+  const int n = static_cast<int>(ran.size());
+  // Each policy's mean likelihood over the worlds drawn within the budget (in log space, summed
+  // in index order), then normalised: the posterior under a uniform prior. None drawn: the prior.
+  int drawn = 0;
+  for (int i = 0; i < n; ++i) {
+    if (ran[i]) {
+      ++drawn;
+      continue;
+    }
+    for (int t = 0; t < types; ++t) {
+      log_likelihood[static_cast<size_t>(i) * types + t] = -std::numeric_limits<double>::infinity();
+    }
   }
-  // The rounds' policies: systematic resampling (one offset), then shuffled.
-  opponent_of_round.assign(rounds, 0);
+  if (drawn == 0) return false;
+  std::vector<double> log_mean(types);
+  for (int t = 0; t < types; ++t) {
+    double top = -std::numeric_limits<double>::infinity();
+    for (int i = 0; i < n; ++i) top = std::max(top, log_likelihood[i * types + t]);
+    double total = 0;
+    for (int i = 0; i < n; ++i) total += std::exp(log_likelihood[i * types + t] - top);
+    log_mean[t] = top + std::log(total / drawn);
+  }
+  const double top = *std::max_element(log_mean.begin(), log_mean.end());
+  double total = 0;
+  for (int t = 0; t < types; ++t) total += posterior[t] = std::exp(log_mean[t] - top);
+  for (double& p : posterior) p /= total;
   if (types > 1) {
-    last_.opponent_posterior = posterior;
-    std::vector<double> cumulative(types);
-    double sum = 0;
-    for (int t = 0; t < types; ++t) cumulative[t] = sum += posterior[t];
-    engine::Rng rng(engine::DeriveSeed({seed, kOpponentStream, ~uint64_t{0}}));
-    opponent_of_round = SystematicPicks(cumulative, 1.0, rounds, rng.UniformDouble());
-    Shuffle(opponent_of_round, rng);
+    ++stats_.inferred;
+    const bool late = state.decisions >= SearchStats::kLateDecision;
+    stats_.inferred_late += late;
+    stats_.opponent_posterior.resize(types, 0.0);
+    stats_.opponent_posterior_late.resize(types, 0.0);
+    for (int t = 0; t < types; ++t) {
+      stats_.opponent_posterior[t] += posterior[t];
+      if (late) stats_.opponent_posterior_late[t] += posterior[t];
+    }
   }
-  if (!believe || !known) return known;
-  // The belief under the opponent's policies: each round's world by the likelihoods under the
-  // policy that plays its opponent side.
-  double ess = 0;
-  *picks =
-      JointBeliefPicks(log_likelihood, types, opponent_of_round, posterior, config_.belief_power,
-                       engine::DeriveSeed({seed, kBeliefStream, kOpponentStream}), ess);
-  CountBelief(n, ess);
-  CountHandMatch(state, *worlds, *picks);
+  if (log_likelihood_out != nullptr) *log_likelihood_out = std::move(log_likelihood);
   return true;
 }
 
@@ -696,7 +724,7 @@ int SearchPlayer::BlueprintChoice(const engine::State& state, engine::Rng& rng,
   probabilities.clear();
   if (blueprint_bot_) return blueprint_bot_->ActOnState(game_, state, rng);
   traversal::PolicyClient direct = traversal::PolicyClient::Direct(workers_[0]->evaluator.get());
-  PolicyBot root(&direct, blueprint_.play, game_);
+  play::PolicyBot root(&direct, blueprint_.play, game_);
   const int action = root.ActOnState(game_, state, rng);
   probabilities.assign(root.probabilities().begin(), root.probabilities().end());
   return action;
@@ -726,8 +754,8 @@ std::vector<int> SearchPlayer::TurnDraws(const engine::State& state, int card, u
 }
 
 double SearchPlayer::Rollout(const engine::State& world, int action, int draw, uint64_t stream,
-                             int opponent, traversal::PolicyClient& policy, Worker& worker,
-                             bool& cut) {
+                             int opponent, Clock::time_point deadline,
+                             traversal::PolicyClient& policy, Worker& worker, bool& cut) {
   engine::Rng rng(stream);
   engine::State t = world;
   const int mover = engine::LostCities::CurrentPlayer(t);
@@ -737,20 +765,23 @@ double SearchPlayer::Rollout(const engine::State& world, int action, int draw, u
     game_.ApplyUnchecked(t, draw);
   }
   // bots[p]: who plays seat p (the mover's seat: self_, the other: opponents_[opponent]).
-  std::unique_ptr<PolicyBot> models[2];
+  std::unique_ptr<play::PolicyBot> models[2];
   engine::Bot* bots[2];
   for (int side = 0; side < 2; ++side) {
     engine::Bot*& bot = bots[side == 0 ? mover : 1 - mover];
     bot = side == 0 ? worker.self_bot.get() : worker.opponent_bots[opponent].get();
     if (bot == nullptr) {
       const RolloutSide& r = side == 0 ? self_ : opponents_[opponent];
-      models[side] = std::make_unique<PolicyBot>(&policy, r.play, game_, -1, r.model,
-                                                 config_.rollout_temperature);
+      models[side] = std::make_unique<play::PolicyBot>(&policy, r.play, game_, -1, r.model);
       bot = models[side].get();
     }
   }
   cut = false;
+  const bool timed = deadline != Clock::time_point::max();
   for (int steps = 0; !engine::LostCities::IsTerminal(t); ++steps) {
+    // Past the deadline a rollout stops where it is and counts as not played: the decision
+    // then ends within one batch of its budget.
+    if (timed && Clock::now() >= deadline) return std::numeric_limits<double>::quiet_NaN();
     if (steps == config_.rollout_depth && steps > 0) {
       cut = true;
       return CutValue(t, mover, policy);
@@ -766,7 +797,7 @@ double SearchPlayer::CutValue(const engine::State& t, int mover, traversal::Poli
   const int player = engine::LostCities::CurrentPlayer(t);
   const uint32_t legal = game_.LegalMask(t);
   // sigma: the blueprint's distribution at the player's infoset (its choice is not used).
-  PolicyBot blueprint(&policy, blueprint_.play, game_);
+  play::PolicyBot blueprint(&policy, blueprint_.play, game_);
   engine::Rng unused(0);
   blueprint.ActOnState(game_, t, unused);
   std::vector<float> features(game_.EncodingSize()), q(game_.num_actions());
@@ -887,31 +918,87 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
   };
   int64_t calls_before = 0, batches_before = 0;
   calls(calls_before, batches_before);
-  // The belief's worlds, when asked for and the game's moves are at hand. Racing may use only
-  // the first rounds of the plan, so its rounds take the resampled worlds in a shuffled order
-  // (systematic resampling lists them in index order).
+  const bool timed = config_.move_time_ms > 0;
+  const Clock::time_point deadline =
+      timed ? start + std::chrono::milliseconds(config_.move_time_ms) : Clock::time_point::max();
+  // The worlds of opponent inference and the belief may take half of a time budget; the
+  // rollouts have the rest (and whatever those leave).
+  const Clock::time_point worlds_deadline =
+      timed ? start + std::chrono::microseconds(500 * static_cast<int64_t>(config_.move_time_ms))
+            : Clock::time_point::max();
+  // The belief's worlds with their weights (running sums), when asked for and the game's moves
+  // are at hand; the opponent's policies' posterior, inferred from its moves when there are
+  // several (with the belief under the opponent's policies, its worlds' likelihoods too).
   std::vector<engine::State> belief_worlds;
-  std::vector<int> picks;
+  std::vector<double> belief_cumulative;
+  std::vector<double> posterior(opponents_.size(), 1.0 / static_cast<double>(opponents_.size()));
+  std::vector<double> joint_likelihood;
   bool believed = false;
-  // The opponent's policy of each round, inferred from its moves when there are several; with
-  // the belief under the opponent's policies, drawn with the round's world (in a shuffled
-  // order already).
-  std::vector<int> opponent_of_round;
   const bool opponent_belief = config_.belief > 0 && config_.belief_policy == "opponent";
   if (opponent_belief) {
-    believed = InferOpponent(state, seed, planned, opponent_of_round, &belief_worlds, &picks);
+    believed =
+        InferOpponent(state, seed, worlds_deadline, posterior, &belief_worlds, &joint_likelihood);
     stats_.belief_missing += !believed;
   } else {
     if (config_.belief > 0) {
-      believed = Believe(state, seed, planned, belief_worlds, picks);
+      believed = Believe(state, seed, worlds_deadline, belief_worlds, belief_cumulative);
       stats_.belief_missing += !believed;
-      if (believed && racing) {
-        engine::Rng shuffle(engine::DeriveSeed({seed, kBeliefStream, kRacingShuffle}));
-        Shuffle(picks, shuffle);
-      }
     }
-    if (opponents_.size() > 1) InferOpponent(state, seed, planned, opponent_of_round);
+    if (opponents_.size() > 1) InferOpponent(state, seed, worlds_deadline, posterior);
   }
+  if (opponents_.size() > 1) last_.opponent_posterior = posterior;
+  // The plan: per round, the opponent's rollout policy (systematic resampling from the
+  // posterior) and the belief's world (from its weights), drawn in blocks of kPlanBlock rounds as
+  // the rounds are about to run, so that a decision draws only what it plays however large its
+  // budget in rollouts. Each block takes its own offset and is shuffled (the belief's in index
+  // order but under racing), so any prefix of the rounds follows the weights; a plan of one block
+  // is what a single draw over all the rounds gives.
+  std::vector<int> opponent_of_round, picks;
+  auto extend_plan = [&](int rounds) {
+    while (static_cast<int>(opponent_of_round.size()) < rounds) {
+      const int begin = static_cast<int>(opponent_of_round.size());
+      const uint64_t block = static_cast<uint64_t>(begin / kPlanBlock);
+      // The planned rounds in blocks (past the plan, should a phase ask for more: what it asks).
+      const int n = std::min(kPlanBlock, std::max(planned, rounds) - begin);
+      // Block 0 keeps the streams of a single draw; later blocks add their index.
+      auto stream = [&](std::initializer_list<uint64_t> tags) {
+        const uint64_t base = engine::DeriveSeed(tags);
+        return block == 0 ? base : engine::DeriveSeed({base, block});
+      };
+      std::vector<int> of_block(n, 0);
+      if (opponents_.size() > 1) {
+        std::vector<double> cumulative(posterior.size());
+        double sum = 0;
+        for (size_t t = 0; t < posterior.size(); ++t) cumulative[t] = sum += posterior[t];
+        engine::Rng draw(stream({seed, kOpponentStream, ~uint64_t{0}}));
+        of_block = SystematicPicks(cumulative, 1.0, n, draw.UniformDouble());
+        Shuffle(of_block, draw);
+      }
+      opponent_of_round.insert(opponent_of_round.end(), of_block.begin(), of_block.end());
+      if (!believed) continue;
+      std::vector<int> world_of_block;
+      if (opponent_belief) {
+        double ess = 0;
+        world_of_block = JointBeliefPicks(joint_likelihood, static_cast<int>(opponents_.size()),
+                                          of_block, posterior, config_.belief_power,
+                                          stream({seed, kBeliefStream, kOpponentStream}), ess);
+        if (block == 0) {
+          CountBelief(static_cast<int>(joint_likelihood.size() / opponents_.size()), ess);
+        }
+      } else {
+        engine::Rng offset(stream({seed, kBeliefStream, ~uint64_t{0}}));
+        world_of_block =
+            SystematicPicks(belief_cumulative, belief_cumulative.back(), n, offset.UniformDouble());
+        if (racing) {
+          engine::Rng shuffle(stream({seed, kBeliefStream, kRacingShuffle}));
+          Shuffle(world_of_block, shuffle);
+        }
+      }
+      // The hand-match diagnostic reads the first block's worlds.
+      if (block == 0) CountHandMatch(state, belief_worlds, world_of_block);
+      picks.insert(picks.end(), world_of_block.begin(), world_of_block.end());
+    }
+  };
   // y[r * count + k]: the payoff of round r for candidate k (the mover's score difference / 100);
   // NaN where it was not played. Grown phase by phase (never while rollouts run). value(v): the
   // objective's result for payoff v (the win objective's: WinOf); auto's is chosen after the
@@ -920,10 +1007,6 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
   bool win = objective_ == Objective::kWin;
   auto value = [&win](double v) { return win ? WinOf(v) : v; };
   std::vector<char> cut;
-  const Clock::time_point deadline = config_.move_time_ms > 0
-                                         ? start + std::chrono::milliseconds(config_.move_time_ms)
-                                         : Clock::time_point::max();
-  const bool timed = config_.move_time_ms > 0;
   // Rollout (r, k): world r, candidate k; its result depends on the seed, r and k alone.
   auto rollout = [&](int r, int k, traversal::PolicyClient& policy, Worker& worker) {
     if (timed && Clock::now() >= deadline) return;
@@ -946,7 +1029,7 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     const int opponent = opponent_of_round.empty() ? 0 : opponent_of_round[r];
     y[slot] = Rollout(world, candidates[k], draws[k],
                       engine::DeriveSeed({seed, kRolloutStream, static_cast<uint64_t>(r)}),
-                      opponent, policy, worker, was_cut);
+                      opponent, deadline, policy, worker, was_cut);
     cut[slot] = was_cut;
   };
   // The mean of candidate k over the rounds in [0, end) where it was played.
@@ -989,9 +1072,6 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
     } else {
       phase_rounds = rounds_of[p];
     }
-    y.resize(static_cast<size_t>(first + phase_rounds) * count,
-             std::numeric_limits<double>::quiet_NaN());
-    cut.resize(y.size(), 0);
     // Task j of the phase: round first + j / |active|, candidate active[j % |active|].
     const int64_t tasks = static_cast<int64_t>(phase_rounds) * in_phase;
     // Without a time budget one run of the phase's tasks; with one, runs of about 4 x width tasks
@@ -1002,9 +1082,16 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
       const int64_t per_chunk = 4 * static_cast<int64_t>(config_.width) * workers;
       chunk = std::max<int64_t>(1, per_chunk / in_phase) * in_phase;
     }
+    // The results and the plan grow with the rounds about to run (a chunk is whole rounds), never
+    // while rollouts run; a phase the deadline cuts short ends at the rounds that were sized.
+    int sized = first;
     for (int64_t begin_task = 0; begin_task < tasks; begin_task += chunk) {
       if (timed && Clock::now() >= deadline) break;
       const int64_t n = std::min(tasks - begin_task, chunk);
+      sized = first + static_cast<int>((begin_task + n + in_phase - 1) / in_phase);
+      y.resize(static_cast<size_t>(sized) * count, std::numeric_limits<double>::quiet_NaN());
+      cut.resize(y.size(), 0);
+      extend_plan(sized);
       RunOnThreads(workers, [&](int w) {
         const int64_t begin = begin_task + n * w / workers;
         const int64_t end = begin_task + n * (w + 1) / workers;
@@ -1015,7 +1102,7 @@ int SearchPlayer::ActOnState(const engine::LostCities& game, const engine::State
         });
       });
     }
-    first += phase_rounds;
+    first = sized;
     planned_rollouts += tasks;
     if (p == 0 && objective_ == Objective::kAuto) {
       // Auto: the win objective when b's share of wins so far (its mean under the win
@@ -1196,7 +1283,7 @@ absl::StatusOr<SearchMatchResult> PlaySearchMatch(
     if (opponent == "self" && blueprint.is_model()) {
       seats[t].evaluator = evaluators(t * per_thread + config.workers);
       seats[t].client = traversal::PolicyClient::Direct(seats[t].evaluator.get());
-      seats[t].opponent = std::make_unique<PolicyBot>(&seats[t].client, blueprint.play, game);
+      seats[t].opponent = std::make_unique<play::PolicyBot>(&seats[t].client, blueprint.play, game);
     } else {
       seats[t].opponent = *engine::MakeBot(opponent == "self" ? blueprint.bot : opponent);
     }

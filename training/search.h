@@ -43,6 +43,7 @@
 #ifndef LCFR_TRAINING_SEARCH_H_
 #define LCFR_TRAINING_SEARCH_H_
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -55,8 +56,8 @@
 #include "engine/lost_cities.h"
 #include "engine/match.h"
 #include "engine/worlds.h"
+#include "play/play_policy.h"
 #include "training/evaluation.h"
-#include "training/play_policy.h"
 #include "traversal/cfr.h"
 #include "traversal/evaluator.h"
 #include "traversal/fiber_batcher.h"
@@ -87,13 +88,6 @@ struct SearchConfig {
   // opponent plays from its moves so far (opponent inference, below) and rolls the opponent's
   // side out with each in proportion to its posterior.
   std::string opponent_rollout_policy;
-  // The temperature of the rollouts' sampled model sides (lcfr --rollout-temperature T): each
-  // plays from its policy's distribution raised to 1 / T and renormalised (PolicyBot,
-  // ApplyTemperature), for both seats; 1 = the policy as it is, below 1 sharper (towards its
-  // most probable action), above 1 flatter. Bots, greedy sides, the blueprint's own choice and
-  // the likelihoods of opponent inference and the belief are not affected. Needs a sampled model
-  // side in the rollouts when it is not 1. In (0, 10].
-  double rollout_temperature = 1.0;
   // Opponent inference (two or more opponent policies): at every decision, this many worlds with
   // a past (engine/worlds.h, SampleWorldHistory) are drawn, and each policy's likelihood of the
   // opponent's moves is averaged over them: each move's probability under the policy (the
@@ -196,7 +190,7 @@ struct SearchConfig {
   bool infers_opponent() const { return opponent_policies().size() > 1; }
   // Errors name the command-line flag (--rollouts, --move-time-ms, --worlds, --candidates,
   // --threshold, --min-gain, --rollout-policy, --opponent-rollout-policy,
-  // --rollout-temperature, --opponent-worlds,
+  // --opponent-worlds,
   // --objective, --allocation, --drop-threshold, --rollout-depth, --belief, --belief-power,
   // --belief-policy, --oracle-hand, --oracle-deck, --turn-draws, --workers, --search-width).
   absl::Status Validate() const;
@@ -210,7 +204,7 @@ struct Blueprint {
   // scheme) or the history (ESCHER: both hands, never the deck's order).
   enum class Value { kNone, kInfoset, kHistory };
   std::string bot;  // "" = the model
-  PlayPolicy play;
+  play::PlayPolicy play;
   Value value = Value::kNone;
   double value_scale = 1.0;  // the value network's outputs x value_scale = payoffs / 100 points
   bool is_model() const { return bot.empty(); }
@@ -315,6 +309,8 @@ class SearchPlayer : public engine::Bot {
   // Not available: a view lacks the discard piles' order. Aborts; callers use ActOnState.
   int Act(const engine::LostCities& game, const engine::View& view, engine::Rng& rng) override;
   std::string Name() const override;
+  // The rules it was built for: its worlds, candidates and rollout players are sized by them.
+  std::optional<engine::Rules> BoundRules() const override { return game_.rules(); }
   // Keeps the move as `seat` saw it (engine::SeeMove), for the belief; a game's first decision
   // starts a new record.
   void Observe(const engine::LostCities& game, const engine::State& before, int action,
@@ -334,11 +330,12 @@ class SearchPlayer : public engine::Bot {
   int BlueprintChoice(const engine::State& state, engine::Rng& rng,
                       std::vector<float>& probabilities);
   // One rollout, the worker's rollout policies for the two sides (the model through `policy`);
-  // `cut` is set when the value network ended it.
-  // `opponent`: the index of the opponent's rollout policy.
-  // `draw` (-1: none) is applied after `action` (turn_draws), before the rollout policies play.
+  // `cut` is set when the value network ended it. `opponent`: the index of the opponent's rollout
+  // policy. `draw` (-1: none) is applied after `action` (turn_draws), before the rollout policies
+  // play. Past `deadline` (time_point::max(): none) it stops and returns NaN (not played).
   double Rollout(const engine::State& world, int action, int draw, uint64_t stream, int opponent,
-                 traversal::PolicyClient& policy, Worker& worker, bool& cut);
+                 std::chrono::steady_clock::time_point deadline, traversal::PolicyClient& policy,
+                 Worker& worker, bool& cut);
   // The draws searched after card action `card` (turn_draws): its state's legal draws, the
   // blueprint's K most probable (ties: the lower action) or all of them for a bot blueprint;
   // `preferred` is the blueprint's own (the model's most probable draw, the bot's choice).
@@ -350,11 +347,12 @@ class SearchPlayer : public engine::Bot {
   std::vector<engine::SeenMove>& Record(int seat, const engine::State& state);
   // Whether `seen` is the whole past of `state` (one move per decision; none only at the deal).
   bool KnowsPast(const engine::State& state, const std::vector<engine::SeenMove>& seen) const;
-  // The belief's worlds for a decision in `state` with budget `rounds`: `worlds` (the drawn
-  // worlds' present states) and, per round, the index of its world; false when the game's moves
-  // are not at hand.
-  bool Believe(const engine::State& state, uint64_t seed, int rounds,
-               std::vector<engine::State>& worlds, std::vector<int>& picks);
+  // The belief's worlds for a decision in `state`, drawn until `deadline`: `worlds` (the drawn
+  // worlds' present states) and `cumulative`, the running sums of their weights (an undrawn world
+  // weighs 0). False when the game's moves are not at hand or no world was drawn in time.
+  bool Believe(const engine::State& state, uint64_t seed,
+               std::chrono::steady_clock::time_point deadline, std::vector<engine::State>& worlds,
+               std::vector<double>& cumulative);
   // A decision's belief over `worlds` worlds with effective number `ess`, into last_ and stats_.
   void CountBelief(int worlds, double ess);
   // The hand-match diagnostic of the rounds' worlds (worlds[picks[r]]) against the true `state`.
@@ -362,35 +360,41 @@ class SearchPlayer : public engine::Bot {
                       const std::vector<int>& picks);
   // task(i, policy, worker) for i in [0, n), contiguous ranges spread over the workers, each a
   // fiber of its worker's batcher (the player's model): the belief's and the inference's worlds.
-  void RunOnWorkers(int n,
-                    const std::function<void(int64_t, traversal::PolicyClient&, Worker&)>& task);
-  // Opponent inference for a decision in `state`: the posterior of each opponent policy (into
-  // last_, with two or more) and, per round of `rounds`, the policy that plays the opponent's
-  // side (in a shuffled order, so that any prefix of the rounds follows the posterior). The
-  // prior when the game's moves are not at hand (returns false). With `worlds` and `picks` (the
-  // belief under the opponent's policies, belief_policy "opponent"): config_.belief worlds with
-  // a past, their present states into `worlds`, and per round the index of its world, drawn by
-  // the likelihoods under the round's policy; as Believe's.
-  bool InferOpponent(const engine::State& state, uint64_t seed, int rounds,
-                     std::vector<int>& opponent_of_round,
+  // Timed by `deadline` (time_point::max(): none), the tasks run in chunks with the clock read
+  // between them, and a task that would start after it is skipped. prepare(end) is called on the
+  // calling thread before the tasks below `end` run (to size their storage). Returns, per task
+  // of the chunks run, whether it ran (its size: the tasks a chunk was run for).
+  std::vector<char> RunOnWorkers(
+      int n, std::chrono::steady_clock::time_point deadline,
+      const std::function<void(int64_t)>& prepare,
+      const std::function<void(int64_t, traversal::PolicyClient&, Worker&)>& task);
+  // Opponent inference for a decision in `state`: the posterior of each opponent policy (the
+  // prior when the game's moves are not at hand or no world was drawn by `deadline`: returns
+  // false), from its moves' likelihood averaged over the worlds drawn in time. With `worlds` and
+  // `log_likelihood` (the belief under the opponent's policies, belief_policy "opponent"):
+  // up to config_.belief worlds with a past, their present states, and the log-likelihood of the
+  // opponent's moves in world i under policy t at [i * policies + t] (-inf for a world not drawn;
+  // both sized by the chunks the budget ran).
+  bool InferOpponent(const engine::State& state, uint64_t seed,
+                     std::chrono::steady_clock::time_point deadline, std::vector<double>& posterior,
                      std::vector<engine::State>* worlds = nullptr,
-                     std::vector<int>* picks = nullptr);
+                     std::vector<double>* log_likelihood = nullptr);
 
   engine::LostCities game_;
   Blueprint blueprint_;
   SearchConfig config_;
   // Who plays a side of the rollouts.
   struct RolloutSide {
-    std::string bot;  // a scripted bot, or "" = the model
-    PlayPolicy play;  // the model's play policy
-    int model = 0;    // its network set: 1 for the opponent rollout model (PolicyRequest::model)
+    std::string bot;        // a scripted bot, or "" = the model
+    play::PlayPolicy play;  // the model's play policy
+    int model = 0;  // its network set: 1 for the opponent rollout model (PolicyRequest::model)
   };
   RolloutSide self_;                    // the searching player's later decisions
   std::vector<RolloutSide> opponents_;  // the opponent's policies (one unless inferred)
   // SearchConfig::objective (auto picks win or score per decision, in ActOnState).
   enum class Objective { kScore, kWin, kAuto };
   Objective objective_ = Objective::kScore;
-  PlayPolicy belief_play_;                 // the model's policy that weighs the belief
+  play::PlayPolicy belief_play_;           // the model's policy that weighs the belief
   std::vector<engine::SeenMove> seen_[2];  // the current game's moves as each seat saw them
   std::vector<std::unique_ptr<Worker>> workers_;
   std::unique_ptr<engine::Bot> blueprint_bot_;  // a scripted blueprint

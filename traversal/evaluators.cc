@@ -41,6 +41,8 @@ void PseudoNetworkEvaluator::Evaluate(std::span<const PolicyRequest> requests) {
   for (const PolicyRequest& r : requests) {
     LCFR_CHECK_EQ(r.features.size(), static_cast<size_t>(feature_size_));
     LCFR_CHECK_EQ(r.output.size(), static_cast<size_t>(num_actions_));
+    LCFR_CHECK(num_actions_ >= 32 || (r.legal_mask >> num_actions_) == 0)
+        << "legal mask " << r.legal_mask << " names actions beyond " << num_actions_;
     const float* w =
         weights_.data() + static_cast<size_t>(r.network) * num_actions_ * feature_size_;
     for (int a = 0; a < num_actions_; ++a) {

@@ -43,7 +43,7 @@ expect_exit 2 "replay illegal action" -- "$lcfr" replay "$tmp/bad.json"
 contains "$tmp/err" "actions[0]" "illegal action names the step"
 if [[ -s "$tmp/out" ]]; then fail "replay printed a partial log before the error"; else pass; fi
 expect_exit 2 "replay missing file" -- "$lcfr" replay "$tmp/nonexistent.json"
-contains "$tmp/err" "cannot open" "missing file message"
+contains "$tmp/err" "nonexistent.json: no such file" "missing file message"
 echo '{"deck": [' >"$tmp/trunc.json"
 expect_exit 2 "replay malformed JSON" -- "$lcfr" replay "$tmp/trunc.json"
 contains "$tmp/err" "not valid JSON" "malformed JSON message"
@@ -65,7 +65,7 @@ contains "$tmp/err" "rules.colors" "bad rule value message"
 expect_exit 2 "match bad games" -- "$lcfr" match random random --games 0
 # --games-out and compare: two matches on the same deals, compared game by game.
 expect_exit 0 "match --games-out" -- "$lcfr" match heuristic-balanced random -n 20 --seed 9 --games-out "$tmp/balanced.csv"
-contains "$tmp/balanced.csv" "game,seed,deal,seat,score,opponent_score,diff,win,decisions,capped" "games file header"
+contains "$tmp/balanced.csv" "game,seed,deal,seat,score,opponent_score,diff,win,decisions,capped,deal_digest" "games file header"
 rows=$(wc -l <"$tmp/balanced.csv")
 if [[ "$rows" == 21 ]]; then pass; else fail "games file: $rows lines, expected a header and 20 rows"; fi
 expect_exit 0 "match --games-out, the other player" -- "$lcfr" match random random -n 20 --seed 9 --games-out "$tmp/random.csv"
@@ -78,12 +78,72 @@ contains "$tmp/out" "A - B win rate   +0.000  [+0.000, +0.000]" "a file against 
 "$lcfr" match discard-only random -n 20 --seed 10 --games-out "$tmp/seed10.csv" >/dev/null 2>&1
 expect_exit 2 "compare other deals" -- "$lcfr" compare "$tmp/balanced.csv" "$tmp/seed10.csv"
 contains "$tmp/err" "their deals differ" "compare refuses other seeds"
+# The same seed and count under other rules are other deals: refused, game by game.
+"$lcfr" match discard-only random -n 20 --seed 9 --rule colors=6 --games-out "$tmp/six.csv" >/dev/null 2>&1
+expect_exit 2 "compare other rules" -- "$lcfr" compare "$tmp/balanced.csv" "$tmp/six.csv"
+contains "$tmp/err" "game 0 was dealt differently in $tmp/balanced.csv and $tmp/six.csv" "compare refuses other rules' deals"
+"$lcfr" match discard-only random -n 1 --seed 9 --games-out "$tmp/one_game.csv" >/dev/null 2>&1
+expect_exit 2 "compare one game" -- "$lcfr" compare "$tmp/one_game.csv" "$tmp/one_game.csv"
+contains "$tmp/err" "an interval needs two games or more" "compare says an interval needs two games"
+expect_exit 2 "compare a directory" -- "$lcfr" compare "$tmp" "$tmp/balanced.csv"
+contains "$tmp/err" "$tmp: is a directory" "compare names the directory"
 "$lcfr" match discard-only random -n 10 --seed 9 --games-out "$tmp/ten.csv" >/dev/null 2>&1
 expect_exit 2 "compare other game counts" -- "$lcfr" compare "$tmp/balanced.csv" "$tmp/ten.csv"
 contains "$tmp/err" "has 20 games and" "compare refuses other game counts"
 expect_exit 2 "match --games-out into a missing directory" -- "$lcfr" match random random -n 2 --games-out "$tmp/no/such/dir/g.csv"
 contains "$tmp/err" "--games-out: cannot write" "games-out names the flag"
 if [[ -e "$tmp/no" ]]; then fail "games-out created a directory"; else pass; fi
+# Two runs writing one --games-out: each writes a temporary of its own, so the file is one run's
+# games, whole, never the other's under the first's exit or a splice of both.
+"$lcfr" match heuristic-balanced random -n 3000 --seed 1 --games-out "$tmp/one.csv" >/dev/null 2>&1
+"$lcfr" match random random -n 3000 --seed 2 --games-out "$tmp/two.csv" >/dev/null 2>&1
+spliced=0
+for attempt in 1 2 3; do
+  "$lcfr" match heuristic-balanced random -n 3000 --seed 1 --games-out "$tmp/same.csv" >/dev/null 2>&1 &
+  "$lcfr" match random random -n 3000 --seed 2 --games-out "$tmp/same.csv" >/dev/null 2>&1 &
+  wait
+  cmp -s "$tmp/same.csv" "$tmp/one.csv" || cmp -s "$tmp/same.csv" "$tmp/two.csv" || spliced=1
+done
+if [[ $spliced -eq 0 ]]; then pass; else fail "two writers of one --games-out left a file of neither"; fi
+if ls "$tmp" | grep -q '\.tmp'; then fail "two writers left a temporary: $(ls "$tmp" | grep '\.tmp')"; else pass; fi
+# What is not a regular file is written through, never replaced: a FIFO (read by cat), a link
+# (kept, its target replaced), and a directory is refused.
+mkfifo "$tmp/games.fifo"
+(cat "$tmp/games.fifo" >"$tmp/fifo_read") &
+reader=$!
+expect_exit 0 "match --games-out a FIFO" -- "$lcfr" match random random -n 4 --games-out "$tmp/games.fifo"
+wait $reader
+if [[ -p "$tmp/games.fifo" && $(wc -l <"$tmp/fifo_read") -eq 5 ]]; then pass; else fail "games-out through a FIFO: $(ls -l "$tmp/games.fifo") $(wc -l <"$tmp/fifo_read") lines"; fi
+echo old >"$tmp/linked.csv"
+ln -s linked.csv "$tmp/link.csv"
+expect_exit 0 "match --games-out a link" -- "$lcfr" match random random -n 4 --games-out "$tmp/link.csv"
+if [[ -L "$tmp/link.csv" ]] && grep -q "^game,seed" "$tmp/linked.csv"; then pass; else fail "games-out replaced the link itself: $(ls -l "$tmp/link.csv")"; fi
+expect_exit 0 "match --games-out /dev/null" -- "$lcfr" match random random -n 4 --games-out /dev/null
+if [[ -c /dev/null ]]; then pass; else fail "games-out replaced /dev/null"; fi
+expect_exit 2 "match --games-out a directory" -- "$lcfr" match random random -n 4 --games-out "$tmp"
+contains "$tmp/err" "--games-out: cannot write $tmp: is a directory" "games-out names the directory"
+# SIGINT or SIGTERM during a match or an eval with --games-out: the temporary is removed and the
+# process ends by the signal (SIGINT restored: bash starts background jobs with it ignored).
+for sig in INT TERM; do
+  for command in match eval; do
+    rm -f "$tmp/killed.csv"
+    if [[ $command == match ]]; then
+      args=(match heuristic-balanced heuristic-balanced -n 5000000)
+    else
+      args=(eval --model "$src/models/lost-cities.pt" --opponent random --games 1000000 --workers 1)
+    fi
+    python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+      "$lcfr" "${args[@]}" --games-out "$tmp/killed.csv" >/dev/null 2>&1 &
+    victim=$!
+    for _ in $(seq 50); do ls "$tmp" | grep -q '^killed\.csv\.tmp\.' && break; sleep 0.1; done
+    started=$(ls "$tmp" | grep -c '^killed\.csv\.tmp\.')
+    kill -$sig $victim
+    wait $victim
+    code=$?
+    left=$(ls "$tmp" | grep -c '^killed\.csv')
+    if [[ $started -eq 1 && $left -eq 0 && $code -gt 128 ]]; then pass; else fail "$command killed by SIG$sig: temporary seen $started, files left $left, exit $code"; fi
+  done
+done
 
 # agent: one decision in, one action out; a bad line gets an error object and exit 2.
 line='{"decision":"card","hand":["Y2","Y3","B4","B5","W6","G7","R8","R9"],"deck_size":44}'
@@ -138,6 +198,9 @@ contains "$tmp/err" "--precision: unknown precision 'fp8'" "sweep names the bad 
 if ! "$lcfr" info --json | grep -q '"cuda_devices":[1-9]'; then
   expect_exit 2 "sweep cuda without a GPU" -- "$lcfr" sweep --device cuda --widths 1
   contains "$tmp/err" "device 'cuda' requested" "sweep explains the missing GPU"
+  # eval with a bot as the player refuses cuda as agent and play do (it once exited 0).
+  expect_exit 2 "eval --bot --search --device cuda without a GPU" -- "$lcfr" eval --bot random --search --device cuda --games 2
+  contains "$tmp/err" "--device: device 'cuda' requested" "eval --bot explains the missing GPU"
 fi
 
 # train (the smoke config), then eval, plot and agent on its checkpoint.
@@ -152,6 +215,11 @@ expect_exit 0 "eval the cards network" -- "$lcfr" eval --checkpoint "$tmp/cards"
 mkdir -p "$tmp/mismatch"
 cp "$tmp/cards/checkpoints/iter_000004/networks.pt" "$tmp/mismatch/net.pt"
 cp "$run/config.yaml" "$tmp/mismatch/net.yaml"  # the smoke run's: the MLP
+python3 -c "
+import json, sys, zlib
+d = sys.argv[1]
+files = {n: {'bytes': len(b), 'crc32': '%08x' % zlib.crc32(b)} for n in ('net.pt', 'net.yaml') for b in [open(d + '/' + n, 'rb').read()]}
+json.dump({'format': 1, 'files': files}, open(d + '/checksums.json', 'w'))" "$tmp/mismatch"
 expect_exit 2 "cards networks under an mlp config" -- "$lcfr" eval --model "$tmp/mismatch/net.pt" --games 2 --opponent random
 contains "$tmp/err" "-> cards 32x2" "the mismatch names the file's architecture"
 contains "$tmp/err" "expected lost-cities (encoding 1): 618 -> mlp 32x2" "and the config's"
@@ -168,6 +236,39 @@ contains "$tmp/out" '"scheme":"escher"' "diagnose names the scheme"
 contains "$tmp/out" '"r2_advantage":' "diagnose reports the advantages' R^2"
 expect_exit 0 "diagnose the shipped model" -- "$lcfr" diagnose --model "$src/models/lost-cities.pt" --states 2 --rollouts 2
 contains "$tmp/out" "its advantages" "diagnose prints the advantages' fit"
+# A line whose rules are not the player's model's is refused, naming both rule sets, and the
+# agent goes on serving: the default agent, --model, --checkpoint, --search, and a 6-colour model
+# given classic lines (it once wrote the line's game into buffers sized for the model's rules).
+six_line='{"rules":{"colors":6},"decision":"card","hand":["Y3","W6","R4","G9","Y10","G5","Y5","Y9"],"deck_size":56}'
+hand10_line='{"rules":{"hand_size":10},"decision":"card","hand":["Y3","W6","R4","G9","Y10","G5","Y5","Y9","B2","B3"],"deck_size":40}'
+ranks10_line='{"rules":{"ranks":10,"min_rank":1},"decision":"card","hand":["Y3","W6","R4","G9","Y10","G5","Y5","Y1"],"deck_size":49}'
+four_line='{"rules":{"colors":4},"decision":"card","hand":["Y3","W6","B4","G9","Y10","G5","Y5","Y9"],"deck_size":32}'
+agent_refuses() {  # agent_refuses NAME BAD_LINE GOOD_LINE ARGS...: the bad line refused, the good one answered
+  local name="$1" bad="$2" good="$3"
+  shift 3
+  printf '%s\n%s\n' "$bad" "$good" | "$lcfr" agent "$@" >"$tmp/agent_out" 2>"$tmp/agent_err"
+  local code=$?
+  if [[ $code -eq 2 && $(wc -l <"$tmp/agent_out") -eq 2 ]] &&
+     sed -n 1p "$tmp/agent_out" | grep -q "are not the player's" &&
+     sed -n 2p "$tmp/agent_out" | grep -qE '^\{"(play|discard)":"[YBWGRP][0-9*]+"\}$'; then
+    pass
+  else
+    fail "$name: exit $code, $(head -c 600 "$tmp/agent_out") $(head -c 300 "$tmp/agent_err")"
+  fi
+}
+agent_refuses "agent: a 6-colour line" "$six_line" "$line"
+contains "$tmp/agent_out" "the rules (colors=6 ranks=9" "the refusal names the line's rules"
+contains "$tmp/agent_out" "are not the player's (colors=5 ranks=9" "and the model's"
+agent_refuses "agent: hands of 10" "$hand10_line" "$line"
+agent_refuses "agent: a 4-colour line" "$four_line" "$line"
+agent_refuses "agent --model student: ranks 1-10" "$ranks10_line" "$line" --model "$src/models/lost-cities-student.pt"
+agent_refuses "agent --checkpoint: a 6-colour line" "$six_line" "$line" --checkpoint "$run"
+agent_refuses "agent --search: a 6-colour line" "$six_line" "$line" --search --rollouts 8 --workers 1
+expect_exit 0 "train a 6-colour smoke model" -- "$lcfr" train --config "$src/configs/smoke.yaml" \
+  --set rules.colors=6 --set run.iterations=1 --run-dir "$tmp/six" --quiet
+agent_refuses "agent --model 6-colour: a classic line" "$line" "$six_line" --model "$tmp/six/checkpoints/iter_000001/networks.pt"
+contains "$tmp/agent_out" "are not the player's (colors=6 ranks=9" "the refusal names the 6-colour model's rules"
+agent_refuses "agent --checkpoint 6-colour: a classic line" "$line" "$six_line" --checkpoint "$tmp/six"
 expect_exit 0 "train hybrid" -- "$lcfr" train --config "$src/configs/smoke.yaml" --set traversal.scheme=hybrid \
   --set run.iterations=1 --run-dir "$tmp/hybrid" --quiet
 expect_exit 2 "diagnose a run without a value network" -- "$lcfr" diagnose --checkpoint "$tmp/hybrid" --states 2
@@ -224,6 +325,61 @@ if [[ -s "$tmp/student.pt" && -s "$tmp/student.yaml" ]]; then pass; else fail "d
 expect_exit 0 "eval a student" -- "$lcfr" eval --model "$tmp/student.pt" --policy current --games 2 --opponent random
 expect_exit 0 "eval --search --rollout-model" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --policy current --search --rollouts 24 --candidates 3 --rollout-model "$tmp/student.pt" --games 2 --opponent random --json
 contains "$tmp/out" "\"rollout_model\":\"$tmp/student.pt\"" "eval --search reports its rollout model"
+# A model's files are replaced together or not at all, and carry checksums that every loader
+# checks (training/model_files.h). A distill whose networks cannot be written (a file-size limit
+# the configuration fits under, as a full disk would) leaves the earlier student whole: it once
+# wrote the new configuration first and removed it when the networks failed.
+contains "$tmp/checksums.json" '"student.pt"' "distill lists its networks in checksums.json"
+contains "$tmp/checksums.json" '"student.yaml"' "and its configuration"
+cp "$tmp/student.pt" "$tmp/student.pt.before"; cp "$tmp/student.yaml" "$tmp/student.yaml.before"; cp "$tmp/checksums.json" "$tmp/checksums.json.before"
+(trap '' XFSZ; ulimit -f 12; "$lcfr" distill --model "$src/models/lost-cities.pt" --out "$tmp/student.pt" --games 4 --holdout-games 1 --steps 2 --hidden-width 16 >"$tmp/out" 2>"$tmp/err")
+code=$?
+if [[ $code -ne 0 ]]; then pass; else fail "distill past a file-size limit exited 0"; fi
+contains "$tmp/err" "File too large" "the failed distill says why"
+if cmp -s "$tmp/student.pt" "$tmp/student.pt.before" && cmp -s "$tmp/student.yaml" "$tmp/student.yaml.before" &&
+   cmp -s "$tmp/checksums.json" "$tmp/checksums.json.before"; then pass; else fail "a failed distill changed the earlier student's files"; fi
+if ls "$tmp" | grep -q '^student\..*\.tmp\.'; then fail "a failed distill left temporaries: $(ls "$tmp" | grep tmp)"; else pass; fi
+expect_exit 0 "the earlier student still loads" -- "$lcfr" eval --model "$tmp/student.pt" --policy current --games 2 --opponent random
+# Corrupt copies are refused, naming the file: a flipped byte (in the middle, in a float's
+# exponent near the end), appended garbage, a changed configuration, no checksums at all.
+mkdir -p "$tmp/damaged"
+for damage in middle exponent append config; do
+  cp "$src/models/lost-cities-student.pt" "$src/models/lost-cities-student.yaml" "$src/models/checksums.json" "$tmp/damaged/"
+  python3 - "$tmp/damaged" "$damage" <<'PY'
+import sys
+d, damage = sys.argv[1], sys.argv[2]
+pt = d + "/lost-cities-student.pt"
+data = bytearray(open(pt, "rb").read())
+if damage == "middle":
+    data[len(data) // 2] ^= 0x01
+elif damage == "exponent":
+    data[len(data) // 3 // 4 * 4 + 3] ^= 0x40  # a float's high byte (torch aligns tensor data)
+elif damage == "append":
+    data += b"garbage"
+if damage == "config":
+    y = d + "/lost-cities-student.yaml"
+    text = open(y).read().replace("bonus: 20", "bonus: 30")
+    open(y, "w").write(text)
+else:
+    open(pt, "wb").write(data)
+PY
+  expect_exit 2 "a model with damage '$damage'" -- "$lcfr" agent --model "$tmp/damaged/lost-cities-student.pt"
+  contains "$tmp/err" "the file is" "damage '$damage' is named (truncated or corrupt)"
+done
+rm "$tmp/damaged/checksums.json"
+expect_exit 2 "a model without checksums" -- "$lcfr" eval --model "$tmp/damaged/lost-cities-student.pt" --games 2
+contains "$tmp/err" "no checksums.json beside it" "a model without checksums is refused"
+# lcfr export: a checkpoint as a model that --model reads.
+expect_exit 2 "export into a missing directory" -- "$lcfr" export --checkpoint "$run" --out "$tmp/no/such/m.pt"
+contains "$tmp/err" "--out: $tmp/no/such: no such directory" "export names the missing directory"
+mkdir -p "$tmp/exported"
+expect_exit 0 "export a checkpoint" -- "$lcfr" export --checkpoint "$run" --out "$tmp/exported/smoke.pt"
+contains "$tmp/out" "$tmp/exported/checksums.json" "export says where the checksums went"
+expect_exit 0 "an exported model plays" -- "$lcfr" eval --model "$tmp/exported/smoke.pt" --games 2 --opponent random
+expect_exit 2 "export --out without .pt" -- "$lcfr" export --checkpoint "$run" --out "$tmp/exported/smoke.bin"
+contains "$tmp/err" "--out must name a networks file ending in .pt" "export names --out"
+expect_exit 2 "export of no checkpoint" -- "$lcfr" export --checkpoint "$tmp/exported" --out "$tmp/exported/x.pt"
+contains "$tmp/err" "neither a checkpoint" "export names what it could not read"
 expect_exit 2 "distill --out without .pt" -- "$lcfr" distill --model "$src/models/lost-cities.pt" --out "$tmp/student.bin" --games 4 --holdout-games 1 --steps 1
 contains "$tmp/err" "--out must name a networks file ending in .pt" "distill names --out"
 if [[ ! -e "$tmp/student.bin" ]]; then pass; else fail "a refused distill wrote its output"; fi
@@ -317,10 +473,12 @@ expect_exit 2 "search: a negative threshold" -- "$lcfr" eval --bot random --sear
 contains "$tmp/err" "--threshold must be" "--threshold is named"
 expect_exit 2 "search: --min-gain above 1" -- "$lcfr" eval --bot random --search --min-gain 2 --games 2
 contains "$tmp/err" "--min-gain must be in [0, 1]" "--min-gain is named"
-expect_exit 2 "search: --rollout-temperature 0" -- "$lcfr" eval --bot random --search --rollout-temperature 0 --games 2
-contains "$tmp/err" "--rollout-temperature must be in (0, 10]" "--rollout-temperature is named"
-expect_exit 2 "search: --rollout-temperature over bot rollouts" -- "$lcfr" eval --bot random --search --rollout-temperature 0.5 --games 2
-contains "$tmp/err" "--rollout-temperature: no side of the rollouts samples" "a temperature without a sampled model side is refused"
+# --rollout-temperature is gone (it aborted at T <= 0.015, and measured level or lower):
+# refused as an unknown option wherever it was accepted.
+for command in eval agent play; do
+  expect_exit 2 "search: no --rollout-temperature ($command)" -- "$lcfr" $command --bot random --search --rollout-temperature 0.015
+  contains "$tmp/err" "--rollout-temperature" "$command names the unknown --rollout-temperature"
+done
 expect_exit 2 "search: a bad objective" -- "$lcfr" eval --bot random --search --objective fun --games 2
 contains "$tmp/err" "--objective must be score, win or auto" "--objective is named"
 expect_exit 2 "search: a bad allocation" -- "$lcfr" eval --bot random --search --allocation greedy --games 2
@@ -396,6 +554,32 @@ contains "$tmp/agent_out" '{"error":"line 1: moves[0]: Y9 is not the top of its 
 expect_exit 0 "eval --search infers the opponent's policy" -- "$lcfr" eval --bot heuristic-balanced --search --rollouts 8 --opponent-rollout-policy heuristic-cautious,discard-only --opponent-worlds 8 --opponent discard-only --games 2 --json
 contains "$tmp/out" '"opponent_inference":{"decisions":' "eval's JSON reports the inference"
 contains "$tmp/out" '"posterior_late":{"heuristic-cautious":' "eval's JSON names the opponent's policies"
+# The search's resources: what its workers would hold is estimated and refused before anything
+# is allocated; 1,024 workers of one fiber (22 GB before each worker's staging was sized by its
+# width) answer.
+echo "$line" | "$lcfr" agent --search --workers 1024 --search-width 1 --rollouts 50 >"$tmp/agent_out" 2>"$tmp/agent_err"
+code=$?
+if [[ $code -eq 0 ]] && grep -qE '^\{"(play|discard)":"[YBWGR][0-9*]+"\}$' "$tmp/agent_out"; then pass; else fail "agent --search --workers 1024 --search-width 1: exit $code, $(cat "$tmp/agent_out") $(tail -3 "$tmp/agent_err")"; fi
+expect_exit 2 "agent --search beyond the machine's memory" -- "$lcfr" agent --search --workers 1024 --search-width 65536
+contains "$tmp/err" "MiB of memory available: lower --workers or --search-width" "agent names the sizes to lower"
+expect_exit 2 "eval --search beyond the machine's memory" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --search --workers 1024 --search-width 65536 --games 2
+contains "$tmp/err" "lower --workers (games at once) or --search-width" "eval names the sizes to lower"
+# Every phase of a decision keeps to --move-time-ms: the opponent's worlds (1,000,000 once took
+# minutes against 100 ms) and a rollout budget far beyond it (10,000,000 once spent 92-313 ms a
+# decision at 1 ms, allocating its plan). The limits leave room for a loaded machine.
+max_ms_below() {  # max_ms_below NAME FIELD LIMIT: eval --json's search.FIELD below LIMIT
+  if python3 -c "import json,sys; v=json.load(open(sys.argv[1]))['search'][sys.argv[2]]; sys.exit(0 if v < float(sys.argv[3]) else 1)" "$tmp/out" "$2" "$3"; then
+    pass
+  else
+    fail "$1: $2 $(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['search'][sys.argv[2]])" "$tmp/out" "$2"), limit $3"
+  fi
+}
+expect_exit 0 "eval --search: a million opponent worlds in 100 ms" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --rollout-model "$src/models/lost-cities-student.pt" --search --rollouts 20 --move-time-ms 100 --opponent-rollout-policy current,heuristic-cautious --opponent-worlds 1000000 --opponent heuristic-cautious --games 2 --workers 1 --json
+max_ms_below "the opponent's worlds keep to the budget" max_ms 400
+expect_exit 0 "eval --search: a million belief worlds in 100 ms" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --rollout-model "$src/models/lost-cities-student.pt" --search --rollouts 20 --move-time-ms 100 --belief 1000000 --opponent heuristic-cautious --games 2 --workers 1 --json
+max_ms_below "the belief's worlds keep to the budget" max_ms 400
+expect_exit 0 "eval --search: 10,000,000 rollouts in 1 ms" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --rollout-model "$src/models/lost-cities-student.pt" --search --rollouts 10000000 --move-time-ms 1 --opponent heuristic-cautious --games 2 --workers 1 --json
+max_ms_below "a large rollout budget keeps to 1 ms" mean_ms 10
 expect_exit 2 "diagnose one rollout" -- "$lcfr" diagnose --model "$src/models/lost-cities.pt" --rollouts 1
 contains "$tmp/err" "--rollouts" "diagnose names the bad flag"
 expect_exit 2 "train bad sampling policy" -- "$lcfr" train --set traversal.sampling_policy=greedy --run-dir "$tmp/x"
@@ -438,11 +622,13 @@ code=$?
 if [[ $code -eq 1 ]]; then pass; else fail "train with a failing write: exit $code"; fi
 contains "$tmp/err" "iter_000003.tmp/" "the failed write names the file"
 contains "$tmp/err" "File too large" "the failed write says why"
-if [[ $(cat "$tmp/fulldisk/checkpoints/LATEST") == iter_000002 && -z $(find "$tmp/fulldisk" -name '*.tmp') ]]; then pass; else fail "after a failed checkpoint: LATEST $(cat "$tmp/fulldisk/checkpoints/LATEST"), $(find "$tmp/fulldisk" -name '*.tmp')"; fi
-mkdir -p "$tmp/fulldisk/checkpoints/iter_000003.tmp" && echo x >"$tmp/fulldisk/checkpoints/LATEST.tmp"
+if [[ $(cat "$tmp/fulldisk/checkpoints/LATEST") == iter_000002 && -z $(find "$tmp/fulldisk" -name '*.tmp*') ]]; then pass; else fail "after a failed checkpoint: LATEST $(cat "$tmp/fulldisk/checkpoints/LATEST"), $(find "$tmp/fulldisk" -name '*.tmp*')"; fi
+# What a killed process would leave: a staging directory and the temporary of LATEST's atomic
+# write (engine/atomic_file.h: FILE.tmp.<pid>.<n>).
+mkdir -p "$tmp/fulldisk/checkpoints/iter_000003.tmp" && echo x >"$tmp/fulldisk/checkpoints/LATEST.tmp.99999.0"
 expect_exit 0 "resume after a failed checkpoint" -- "$lcfr" train --resume "$tmp/fulldisk" --set run.iterations=4 --quiet
 iterations=$(python3 -c "import json,sys; print(' '.join(str(json.loads(l)['iteration']) for l in open(sys.argv[1]) if l.strip()))" "$tmp/fulldisk/metrics.jsonl")
-if [[ $iterations == "1 2 3 4" && -z $(find "$tmp/fulldisk" -name '*.tmp') ]]; then pass; else fail "resume after a failed checkpoint: '$iterations'"; fi
+if [[ $iterations == "1 2 3 4" && -z $(find "$tmp/fulldisk" -name '*.tmp*') ]]; then pass; else fail "resume after a failed checkpoint: '$iterations' $(find "$tmp/fulldisk" -name '*.tmp*')"; fi
 # Sizes in range but too big for the machine: one line, exit 1, no run directory (item 7).
 (ulimit -v 4000000; "$lcfr" train --set network.hidden_width=65536 --set network.hidden_layers=16 \
   --run-dir "$tmp/toobig" --quiet >"$tmp/out" 2>"$tmp/err")
@@ -574,6 +760,25 @@ contains "$tmp/play_out" "color letter must be one of" "play explains a bad move
 contains "$tmp/play_out" "stopped." "play stops on quit"
 expect_exit 0 "play watched game" -- "$lcfr" play --auto heuristic-balanced --checkpoint "$run"
 contains "$tmp/out" "game over" "play finishes the game"
+# A byte that is not UTF-8 in a typed move is a bad move: asked again, not the end of the game.
+printf 'play R\xff\nquit\n' | "$lcfr" play --bot random >"$tmp/play_out" 2>&1
+code=$?
+if [[ $code -eq 0 ]]; then pass; else fail "play after a non-UTF-8 move: exit $code"; fi
+contains "$tmp/play_out" "bad card" "play explains a non-UTF-8 move"
+contains "$tmp/play_out" "stopped." "and asks again"
+# --rule with a model: refused naming both rule sets; restating the model's rules is fine.
+expect_exit 2 "play --model --rule colors=6" -- "$lcfr" play --model "$src/models/lost-cities.pt" --rule colors=6
+contains "$tmp/err" "--rule: the rules (colors=6" "play names the rules a model cannot play"
+expect_exit 0 "play --model --rule colors=5" -- "$lcfr" play --model "$src/models/lost-cities.pt" --rule colors=5 --auto random
+# What a --model path is, said: a FIFO (a model is read with seeks), a link loop.
+mkfifo "$tmp/model.fifo"
+expect_exit 2 "eval --model a FIFO" -- "$lcfr" eval --model "$tmp/model.fifo" --games 2
+contains "$tmp/err" "is a FIFO (named pipe), not a regular file" "eval names the FIFO"
+ln -s loop_b "$tmp/loop_a"; ln -s loop_a "$tmp/loop_b"
+expect_exit 2 "agent --model a link loop" -- "$lcfr" agent --model "$tmp/loop_a"
+contains "$tmp/err" "is a symbolic link loop" "agent names the link loop"
+# A games file through a pipe is still read (process substitution).
+expect_exit 0 "compare through pipes" -- "$lcfr" compare <(cat "$tmp/balanced.csv") <(cat "$tmp/random.csv")
 
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -53,6 +53,13 @@ TEST_CASE("games file: written and read back, every field", "[games_file]") {
   auto b = *MakeBot("heuristic-noisy");
   const MatchResult r = PlayMatch(game, *a, *b, 9, 123456789012345ULL);
   const std::string text = GamesFileText(r, 123456789012345ULL);
+  // Games 2k and 2k+1 share a deal; another deal, another rule set are other digests.
+  CHECK(r.per_game[0].deal_digest == r.per_game[1].deal_digest);
+  CHECK(r.per_game[0].deal_digest != r.per_game[2].deal_digest);
+  Rules six;
+  six.colors = 6;
+  const LostCities six_game(six);
+  CHECK(DealDigest(six_game, six_game.DealFromSeed(1)) != DealDigest(game, game.DealFromSeed(1)));
   CHECK(text.rfind(std::string(kGamesFileHeader) + "\n0,123456789012345,0,0,", 0) == 0);
   const absl::StatusOr<GamesFile> read = ParseGamesFile(text, "t.csv");
   REQUIRE(read.ok());
@@ -63,6 +70,8 @@ TEST_CASE("games file: written and read back, every field", "[games_file]") {
     CHECK(read->games[g].score_b == r.per_game[g].score_b);
     CHECK(read->games[g].decisions == r.per_game[g].decisions);
     CHECK(read->games[g].capped == r.per_game[g].capped);
+    CHECK(read->games[g].deal_digest == r.per_game[g].deal_digest);
+    CHECK(read->games[g].deal_digest != 0);
   }
   // Windows line ends read the same.
   std::string crlf;
@@ -72,7 +81,7 @@ TEST_CASE("games file: written and read back, every field", "[games_file]") {
 
 TEST_CASE("games file: bad files are refused with the file and line", "[games_file]") {
   const std::string header = std::string(kGamesFileHeader) + "\n";
-  const std::string good = "0,5,0,0,47,-51,98,1,150,0\n";
+  const std::string good = "0,5,0,0,47,-51,98,1,150,0,00000000000000ff\n";
   auto message = [](const std::string& text) {
     const absl::StatusOr<GamesFile> read = ParseGamesFile(text, "g.csv");
     return read.ok() ? std::string("ok") : std::string(read.status().message());
@@ -81,25 +90,37 @@ TEST_CASE("games file: bad files are refused with the file and line", "[games_fi
   CHECK(message("") == "g.csv: empty; expected the header '" + std::string(kGamesFileHeader) + "'");
   CHECK(message("a,b\n" + good).rfind("g.csv:1: not a games file", 0) == 0);
   CHECK(message(header) == "g.csv:1: no games after the header");
-  CHECK(message(header + "0,5,0,0,47,-51,98,1,150\n") == "g.csv:2: expected 10 fields, found 9");
-  CHECK(message(header + "0,5,0,0,4x,-51,98,1,150,0\n") ==
+  CHECK(message(header + "0,5,0,0,47,-51,98,1,150,0\n") == "g.csv:2: expected 11 fields, found 10");
+  CHECK(message(header + "0,5,0,0,4x,-51,98,1,150,0,00000000000000ff\n") ==
         "g.csv:2: score: '4x' is not an integer");
-  CHECK(message(header + "0,-5,0,0,47,-51,98,1,150,0\n") ==
+  CHECK(message(header + "0,-5,0,0,47,-51,98,1,150,0,00000000000000ff\n") ==
         "g.csv:2: seed: '-5' is not a non-negative integer");
-  CHECK(message(header + "1,5,0,1,47,-51,98,1,150,0\n") ==
+  CHECK(message(header + "1,5,0,1,47,-51,98,1,150,0,00000000000000ff\n") ==
         "g.csv:2: game 1 where game 0 comes next");
-  CHECK(message(header + "0,5,1,0,47,-51,98,1,150,0\n") == "g.csv:2: deal 1 is not game / 2 = 0");
-  CHECK(message(header + "0,5,0,1,47,-51,98,1,150,0\n") == "g.csv:2: seat 1 is not game % 2 = 0");
-  CHECK(message(header + "0,5,0,0,47,-51,97,1,150,0\n") ==
+  CHECK(message(header + "0,5,1,0,47,-51,98,1,150,0,00000000000000ff\n") ==
+        "g.csv:2: deal 1 is not game / 2 = 0");
+  CHECK(message(header + "0,5,0,1,47,-51,98,1,150,0,00000000000000ff\n") ==
+        "g.csv:2: seat 1 is not game % 2 = 0");
+  CHECK(message(header + "0,5,0,0,47,-51,97,1,150,0,00000000000000ff\n") ==
         "g.csv:2: diff 97 is not score - opponent_score = 98");
-  CHECK(message(header + "0,5,0,0,47,-51,98,0.5,150,0\n") ==
+  CHECK(message(header + "0,5,0,0,47,-51,98,0.5,150,0,00000000000000ff\n") ==
         "g.csv:2: win '0.5' does not match the scores (expected 1)");
-  CHECK(message(header + "0,5,0,0,47,-51,98,1,150,2\n") == "g.csv:2: capped: 2 is not 0 or 1");
-  CHECK(message(header + good + "1,6,0,1,47,-51,98,1,150,0\n") ==
+  CHECK(message(header + "0,5,0,0,47,-51,98,1,150,2,00000000000000ff\n") ==
+        "g.csv:2: capped: 2 is not 0 or 1");
+  CHECK(message(header + good + "1,6,0,1,47,-51,98,1,150,0,00000000000000ff\n") ==
         "g.csv:3: seed 6 differs from the first row's 5 (one match per file)");
-  CHECK(message(header + "0,5,0,0,9999999,-51,10000050,1,150,0\n") ==
+  CHECK(message(header + "0,5,0,0,9999999,-51,10000050,1,150,0,00000000000000ff\n") ==
         "g.csv:2: a score beyond +-100000");
-  CHECK(message(header + "0,5,0,0,10,10,0,0.5,150,0\n") == "ok");
+  CHECK(message(header + "0,5,0,0,10,10,0,0.5,150,0,00000000000000ff\n") == "ok");
+  CHECK(message(header + "0,5,0,0,47,-51,98,1,150,0,ff\n") ==
+        "g.csv:2: deal_digest: 'ff' is not 16 hexadecimal digits");
+  CHECK(message(header + good + "1,5,0,1,47,-51,98,1,150,0,00000000000000fe\n") ==
+        "g.csv:3: deal_digest differs from game 0's: games 2k and 2k+1 are one deal with the seats "
+        "swapped");
+  CHECK(
+      message(std::string("game,seed,deal,seat,score,opponent_score,diff,win,decisions,capped\n") +
+              "0,5,0,0,47,-51,98,1,150,0\n")
+          .rfind("g.csv:1: written by an earlier lcfr", 0) == 0);
 }
 
 }  // namespace

@@ -64,13 +64,14 @@ TEST_CASE("Expert iteration fits the advantage networks toward the search's choi
 
 TEST_CASE("Expert iteration's refusals name the flag", "[distill]") {
   DistillConfig config = SmallExpertIteration();
-  config.play = PlayPolicy{PlayPolicy::Source::kAverage, false};
+  config.play = play::PlayPolicy{play::PlayPolicy::Source::kAverage, false};
   absl::Status s = config.Validate();
   CHECK(absl::IsInvalidArgument(s));
   CHECK(std::string(s.message()).find("--search-states needs --policy current") !=
         std::string::npos);
 
-  config.play = PlayPolicy{PlayPolicy::Source::kCurrent, true};  // greedy: b is no draw of pi
+  config.play =
+      play::PlayPolicy{play::PlayPolicy::Source::kCurrent, true};  // greedy: b is no draw of pi
   CHECK(absl::IsInvalidArgument(config.Validate()));
 
   config = SmallExpertIteration();

@@ -80,11 +80,14 @@ TEST_CASE("RunDirectory: retention is idempotent and cleans what an interrupted 
   REQUIRE(WriteFileAtomically(dir.CheckpointPath(1) + "/advantage0.s0.mem", "m").ok());
   REQUIRE(MakeDirectories(dir.StagingPath(3)).ok());
   // And temporaries of atomic writes cut short.
-  REQUIRE(WriteFileAtomically(dir.CheckpointsPath() + "/LATEST.tmp", "iter_0000").ok());
-  REQUIRE(WriteFileAtomically(dir.MetricsPath() + ".tmp", "{").ok());
+  // (engine/atomic_file.h names them FILE.tmp.<pid>.<n>.)
+  REQUIRE(WriteFileAtomically(dir.CheckpointsPath() + "/LATEST.tmp.77.0", "iter_0000").ok());
+  REQUIRE(WriteFileAtomically(dir.MetricsPath() + ".tmp.77.1", "{").ok());
+  REQUIRE(WriteFileAtomically(dir.SummaryPath() + ".tmp.78.0", "{").ok());
   REQUIRE(dir.Retain(0).ok());
   CHECK(Checkpoints(dir) == std::vector<std::string>{"LATEST", "iter_000002"});
-  CHECK(!PathExists(dir.MetricsPath() + ".tmp"));
+  CHECK(!PathExists(dir.MetricsPath() + ".tmp.77.1"));
+  CHECK(!PathExists(dir.SummaryPath() + ".tmp.78.0"));
   REQUIRE(dir.Retain(0).ok());  // again: nothing changes
   CHECK(Checkpoints(dir) == std::vector<std::string>{"LATEST", "iter_000002"});
   CHECK(PathExists(dir.CheckpointPath(2) + "/advantage0.s0.mem"));

@@ -24,7 +24,7 @@ std::vector<SearchDecision> Decide(const engine::LostCities& game,
                                    std::shared_ptr<const inference::ModelStore> store,
                                    inference::Device device, SearchStats& stats) {
   Blueprint blueprint;
-  blueprint.play.source = PlayPolicy::Source::kCurrent;
+  blueprint.play.source = play::PlayPolicy::Source::kCurrent;
   SearchConfig config;
   config.rollouts = 48;
   config.candidates = 3;

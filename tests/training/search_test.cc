@@ -243,7 +243,7 @@ TEST_CASE("Search's racing drops the candidates that trail and ends early", "[se
   // the budget, b plays every round, and a candidate that dropped out played fewer.
   const LostCities short_game(ShortRules());
   Blueprint model;
-  model.play.source = PlayPolicy::Source::kCurrent;
+  model.play.source = play::PlayPolicy::Source::kCurrent;
   config.rollouts = 400;
   config.candidates = 0;
   config.rollout_policy = "";
@@ -276,7 +276,7 @@ TEST_CASE("Search with one candidate returns it without rollouts", "[search]") {
   game.ApplyUnchecked(s, game.EncodeMove(engine::Move::Discard(0)));
   REQUIRE(game.LegalMask(s) == (1u << game.deck_action()));
   Blueprint model;
-  model.play.source = PlayPolicy::Source::kCurrent;
+  model.play.source = play::PlayPolicy::Source::kCurrent;
   SearchConfig config;
   auto player = Make(game, model, config, Pseudo(game));
   engine::Rng rng(1);
@@ -295,7 +295,7 @@ TEST_CASE("Search with one candidate returns it without rollouts", "[search]") {
   CHECK(top1->last_decision().rollouts == 0);
   auto evaluator = Pseudo(game)(0);
   traversal::PolicyClient direct = traversal::PolicyClient::Direct(evaluator.get());
-  PolicyBot greedy(&direct, model.play, game);
+  play::PolicyBot greedy(&direct, model.play, game);
   engine::Rng rng3(3);
   CHECK(greedy.ActOnState(game, start, rng3) == action);
   // --candidates 3: the blueprint's three most probable actions.
@@ -312,7 +312,7 @@ TEST_CASE("Search with one candidate returns it without rollouts", "[search]") {
 TEST_CASE("Search decides the same for any widths and workers", "[search]") {
   const LostCities game(ShortRules());
   Blueprint model;
-  model.play.source = PlayPolicy::Source::kCurrent;
+  model.play.source = play::PlayPolicy::Source::kCurrent;
   SearchConfig config;
   config.rollouts = 40;
   config.threshold = 0.5;
@@ -442,13 +442,13 @@ TEST_CASE("Search's turn draws take the model's most probable draws, at card dec
           "[search]") {
   const LostCities game(ShortRules());
   Blueprint model;
-  model.play.source = PlayPolicy::Source::kCurrent;
+  model.play.source = play::PlayPolicy::Source::kCurrent;
   SearchConfig config;
   config.rollouts = 60;
   config.turn_draws = 2;
   auto evaluator = Pseudo(game)(0);
   traversal::PolicyClient direct = traversal::PolicyClient::Direct(evaluator.get());
-  PolicyBot blueprint(&direct, model.play, game);
+  play::PolicyBot blueprint(&direct, model.play, game);
   int pairs_seen = 0;
   for (uint64_t seed = 1; seed <= 6; ++seed) {
     State s = game.DealFromSeed(seed);
@@ -505,7 +505,7 @@ TEST_CASE("Search's turn draws take the model's most probable draws, at card dec
 TEST_CASE("Search rolls out with the play policy its rollout policy names", "[search]") {
   const LostCities game(ShortRules());
   State s = game.DealFromSeed(6);
-  auto decide = [&](PlayPolicy play, const std::string& rollout) {
+  auto decide = [&](play::PlayPolicy play, const std::string& rollout) {
     Blueprint model;
     model.play = play;
     SearchConfig config;
@@ -516,8 +516,8 @@ TEST_CASE("Search rolls out with the play policy its rollout policy names", "[se
     player->ActOnState(game, s, rng);
     return player->last_decision();
   };
-  const PlayPolicy current{PlayPolicy::Source::kCurrent, false};
-  const PlayPolicy greedy{PlayPolicy::Source::kCurrent, true};
+  const play::PlayPolicy current{play::PlayPolicy::Source::kCurrent, false};
+  const play::PlayPolicy greedy{play::PlayPolicy::Source::kCurrent, true};
   // "current-greedy" rollouts under a sampled blueprint are the greedy blueprint's own rollouts
   // ("model": the blueprint's play policy): the same means; the sampled ones differ.
   const SearchDecision by_name = decide(current, "current-greedy");
@@ -585,7 +585,7 @@ class CountingPseudo final : public traversal::Evaluator {
 // A model blueprint playing its current policy.
 Blueprint CurrentModel() {
   Blueprint model;
-  model.play.source = PlayPolicy::Source::kCurrent;
+  model.play.source = play::PlayPolicy::Source::kCurrent;
   return model;
 }
 
@@ -729,7 +729,7 @@ TEST_CASE("Search matches are the same on any number of threads", "[search]") {
   Blueprint bot;
   bot.bot = "heuristic-balanced";
   Blueprint model;
-  model.play.source = PlayPolicy::Source::kCurrent;
+  model.play.source = play::PlayPolicy::Source::kCurrent;
   for (const auto& [blueprint, opponent] :
        std::vector<std::pair<Blueprint, std::string>>{{bot, "random"}, {model, "self"}}) {
     const EvaluatorFactory evaluators = blueprint.is_model() ? Pseudo(game) : EvaluatorFactory{};
@@ -806,7 +806,7 @@ TEST_CASE("Search cuts rollouts with the value network at rollout_depth", "[sear
     return std::make_unique<ConstantValueEvaluator>(game, 0.37f);
   };
   Blueprint model;
-  model.play.source = PlayPolicy::Source::kCurrent;
+  model.play.source = play::PlayPolicy::Source::kCurrent;
   model.value_scale = 2.0;
   const State start = game.DealFromSeed(4);
   const int mover = LostCities::CurrentPlayer(start);
@@ -945,7 +945,7 @@ State ObservedPrefix(const LostCities& game, uint64_t seed, int decisions, Searc
 TEST_CASE("Search's belief weighs the worlds by the opponent's moves", "[search]") {
   const LostCities game(ShortRules());
   Blueprint model;
-  model.play.source = PlayPolicy::Source::kCurrent;
+  model.play.source = play::PlayPolicy::Source::kCurrent;
   SearchConfig config;
   config.rollouts = 40;
   config.belief = 64;
@@ -1016,7 +1016,7 @@ std::vector<std::vector<SearchDecision>> DecideAtShapes(
     const std::function<void(const SearchPlayer&, uint64_t)>& check,
     const std::function<void(const SearchDecision&, const SearchDecision&)>& same) {
   Blueprint model;
-  model.play.source = PlayPolicy::Source::kCurrent;
+  model.play.source = play::PlayPolicy::Source::kCurrent;
   const std::vector<std::pair<int, int>> shapes = {{1, 1}, {2, 8}, {3, 64}};
   std::vector<std::vector<SearchDecision>> decisions(shapes.size());
   for (size_t k = 0; k < shapes.size(); ++k) {
@@ -1592,7 +1592,8 @@ TEST_CASE("A model player's Probability is the distribution it plays from", "[se
   traversal::PolicyClient client = traversal::PolicyClient::Direct(&network);
   State s = game.DealFromSeed(4);
   for (const bool greedy : {false, true}) {
-    PolicyBot bot(&client, PlayPolicy{PlayPolicy::Source::kCurrent, greedy}, game);
+    play::PolicyBot bot(&client, play::PlayPolicy{play::PlayPolicy::Source::kCurrent, greedy},
+                        game);
     engine::Rng rng(1);
     for (int step = 0; step < 20; ++step) {
       const uint32_t legal = game.LegalMask(s);
@@ -1617,117 +1618,6 @@ TEST_CASE("A model player's Probability is the distribution it plays from", "[se
       game.ApplyUnchecked(s, played);
     }
   }
-}
-
-TEST_CASE("ApplyTemperature raises a distribution to 1 / T and renormalises it", "[search]") {
-  // Legal: actions 0-3 (action 3 at zero); action 4 is illegal and keeps its entry.
-  const uint32_t legal = 0b1111;
-  auto tempered = [&](double t) {
-    std::vector<float> p = {0.5f, 0.3f, 0.2f, 0.0f, 0.7f};
-    ApplyTemperature(p, legal, t);
-    return p;
-  };
-  CHECK(tempered(1.0) == std::vector<float>{0.5f, 0.3f, 0.2f, 0.0f, 0.7f});
-  const std::vector<float> sharp = tempered(0.5);  // squares: 0.25, 0.09, 0.04 of 0.38
-  CHECK(sharp[0] == Approx(0.25 / 0.38));
-  CHECK(sharp[1] == Approx(0.09 / 0.38));
-  CHECK(sharp[2] == Approx(0.04 / 0.38));
-  CHECK(sharp[3] == 0.0f);
-  CHECK(sharp[4] == 0.7f);
-  const std::vector<float> flat = tempered(2.0);  // square roots
-  const double roots = std::sqrt(0.5) + std::sqrt(0.3) + std::sqrt(0.2);
-  CHECK(flat[0] == Approx(std::sqrt(0.5) / roots));
-  CHECK(flat[2] == Approx(std::sqrt(0.2) / roots));
-  CHECK(flat[3] == 0.0f);
-  // No mass on a legal action: left as it is.
-  std::vector<float> none = {0.0f, 0.0f, 0.0f, 0.0f, 1.0f};
-  ApplyTemperature(none, legal, 0.5);
-  CHECK(none == std::vector<float>{0.0f, 0.0f, 0.0f, 0.0f, 1.0f});
-}
-
-TEST_CASE("A model player with a temperature samples the tempered distribution", "[search]") {
-  const LostCities game;
-  traversal::PseudoNetworkEvaluator network(game.EncodingSize(), game.num_actions(), 7);
-  traversal::PolicyClient client = traversal::PolicyClient::Direct(&network);
-  const State s = game.DealFromSeed(4);
-  const uint32_t legal = game.LegalMask(s);
-  const PlayPolicy current{PlayPolicy::Source::kCurrent, false};
-  PolicyBot plain(&client, current, game);
-  engine::Rng unused(0);
-  plain.ActOnState(game, s, unused);
-  const std::vector<float> p(plain.probabilities().begin(), plain.probabilities().end());
-  int support = 0;
-  for (uint32_t m = legal; m; m &= m - 1) support += p[std::countr_zero(m)] > 0;
-  REQUIRE(support >= 2);  // a choice to sharpen
-  for (const double t : {0.25, 3.0}) {
-    INFO("temperature " << t);
-    PolicyBot bot(&client, current, game, -1, 0, t);
-    std::vector<float> expected = p;
-    ApplyTemperature(expected, legal, t);
-    std::vector<int> counts(game.num_actions(), 0);
-    engine::Rng rng(9);
-    constexpr int kDraws = 4000;
-    for (int i = 0; i < kDraws; ++i) ++counts[bot.ActOnState(game, s, rng)];
-    for (int a = 0; a < game.num_actions(); ++a) {
-      CHECK(bot.probabilities()[a] == Approx(expected[a]));
-      CHECK(bot.Probability(game, s, a) == Approx(expected[a]));
-      // Each action's share of the draws within 5 standard errors of its tempered probability.
-      const double q = expected[a];
-      CHECK(std::abs(counts[a] / double{kDraws} - q) <= 5 * std::sqrt(q * (1 - q) / kDraws) + 1e-9);
-    }
-  }
-  // Greedy play ignores the temperature.
-  PolicyBot greedy(&client, PlayPolicy{PlayPolicy::Source::kCurrent, true}, game, -1, 0, 0.25);
-  PolicyBot greedy_plain(&client, PlayPolicy{PlayPolicy::Source::kCurrent, true}, game);
-  engine::Rng a(3), b(3);
-  CHECK(greedy.ActOnState(game, s, a) == greedy_plain.ActOnState(game, s, b));
-}
-
-TEST_CASE("Search's rollout temperature plays the rollouts' model sides, and is checked",
-          "[search]") {
-  const LostCities game(ShortRules());
-  const State s = game.DealFromSeed(6);
-  auto decide = [&](double t, const std::string& rollout) {
-    SearchConfig config;
-    config.rollouts = 30;
-    config.rollout_policy = rollout;
-    config.rollout_temperature = t;
-    auto player = Make(game, CurrentModel(), config, Pseudo(game));
-    engine::Rng rng(4);
-    player->ActOnState(game, s, rng);
-    return player->last_decision();
-  };
-  const SearchDecision plain = decide(1.0, "");
-  const SearchDecision sharp = decide(0.5, "");
-  // The same decision's candidates and blueprint choice (the root is not tempered), other
-  // rollouts.
-  CHECK(sharp.candidates == plain.candidates);
-  CHECK(sharp.blueprint == plain.blueprint);
-  CHECK(sharp.mean != plain.mean);
-  // Refused where no rollout side samples the model: bots, or greedy policies.
-  SearchConfig config;
-  config.rollout_temperature = 0.5;
-  for (const char* rollout : {"heuristic-balanced", "current-greedy"}) {
-    INFO(rollout);
-    config.rollout_policy = rollout;
-    auto player = SearchPlayer::Create(game, CurrentModel(), config, Pseudo(game));
-    REQUIRE_FALSE(player.ok());
-    CHECK_THAT(std::string(player.status().message()),
-               Catch::Contains("--rollout-temperature: no side of the rollouts samples"));
-  }
-  // One sampled model side is enough: the opponent's.
-  config.rollout_policy = "heuristic-balanced";
-  config.opponent_rollout_policy = "current";
-  CHECK(SearchPlayer::Create(game, CurrentModel(), config, Pseudo(game)).ok());
-  for (double t : {0.0, -1.0, 10.5, std::nan("")}) {
-    SearchConfig c;
-    c.rollout_temperature = t;
-    CHECK_THAT(std::string(c.Validate().message()),
-               Catch::Contains("--rollout-temperature must be in (0, 10]"));
-  }
-  SearchConfig ten;
-  ten.rollout_temperature = 10;
-  CHECK(ten.Validate().ok());
 }
 
 TEST_CASE("Search's opponent policies are checked, naming the flag", "[search]") {

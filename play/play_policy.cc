@@ -1,8 +1,8 @@
-#include "training/play_policy.h"
+#include "play/play_policy.h"
 
 #include "engine/stream_cat.h"
 
-namespace lcfr::training {
+namespace lcfr::play {
 
 std::string PlayPolicy::Name() const {
   const std::string base = source == Source::kAverage ? "average" : "current";
@@ -20,4 +20,4 @@ absl::StatusOr<PlayPolicy> PlayPolicy::Parse(std::string_view name) {
       "unknown policy '", name, "' (known: average, average-greedy, current, current-greedy)"));
 }
 
-}  // namespace lcfr::training
+}  // namespace lcfr::play

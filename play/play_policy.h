@@ -1,13 +1,13 @@
 // Which policy a network-backed player plays. Torch-free.
-#ifndef LCFR_TRAINING_PLAY_POLICY_H_
-#define LCFR_TRAINING_PLAY_POLICY_H_
+#ifndef LCFR_PLAY_PLAY_POLICY_H_
+#define LCFR_PLAY_PLAY_POLICY_H_
 
 #include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
 
-namespace lcfr::training {
+namespace lcfr::play {
 
 // Which policy a network-backed player plays (lcfr eval, agent, play: --policy, --greedy; the
 // trainer's evaluations, evaluation.policies):
@@ -28,6 +28,6 @@ struct PlayPolicy {
   bool operator==(const PlayPolicy&) const = default;
 };
 
-}  // namespace lcfr::training
+}  // namespace lcfr::play
 
-#endif  // LCFR_TRAINING_PLAY_POLICY_H_
+#endif  // LCFR_PLAY_PLAY_POLICY_H_
