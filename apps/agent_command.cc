@@ -3,11 +3,12 @@
 #include <string>
 
 #include "apps/commands.h"
-#include "engine/agent_server.h"
-#include "engine/bots.h"
-#include "engine/strings.h"
+#include "base/strings.h"
 #include "fmt/core.h"
 #include "fmt/ranges.h"
+#include "io/agent_server.h"
+#include "play/bots.h"
+#include "search/config.h"
 #include "training/checkpoint.h"
 
 namespace lcfr::apps {
@@ -18,52 +19,32 @@ struct AgentOptions {
   std::string checkpoint;
   std::string model;
   bool bot_given = false;  // --bot on the command line
-  PolicyOptions policy{"current", false};
+  PolicyOptions policy;
   SearchOptions search;
   uint64_t seed = 1;
 };
 
 int RunAgent(const AgentOptions& opts) {
-  // The player: a bot, a checkpoint's or a networks file's policy, or the shipped model. A player
-  // of a model answers only lines of the model's rules (engine::CheckPlayerRules, in ServeAgent).
-  std::unique_ptr<engine::Bot> player;
-  // No player named: the shipped model (training::DefaultModelPath).
+  // The player: a bot, a checkpoint's or a networks file's policy, or the shipped model; each
+  // searching with --search or where the model's card says so. A player of a model answers only
+  // lines of the model's rules (play::CheckPlayerRules, in ServeAgent).
   const std::string model = opts.model.empty() && opts.checkpoint.empty() && !opts.bot_given
                                 ? training::DefaultModelPath()
                                 : opts.model;
-  if (opts.search.search) {
-    SearchOptions search = opts.search;
-    ApplyShippedModelSearchDefaults(model, search);
-    auto loaded =
-        LoadSearchingPlayer(opts.checkpoint, model, opts.bot, opts.policy, search, engine::Rules{});
-    if (!loaded.ok()) {
-      PrintError("agent", std::string(loaded.status().message()));
-      return kExitBadInput;
-    }
-    player = std::move(loaded->bot);
-    std::cerr << "[agent] " << loaded->name << ": " << SearchSummary(search.config, loaded->device)
-              << std::endl;
-  } else if (!opts.checkpoint.empty() || !model.empty()) {
-    auto bot = LoadNetworkPlayer(opts.checkpoint, model, opts.policy);
-    if (!bot.ok()) {
-      PrintError("agent", std::string(bot.status().message()));
-      return kExitBadInput;
-    }
-    player = std::move(*bot);
-  } else {
-    auto bot = engine::MakeBot(opts.bot);
-    if (!bot.ok()) {
-      PrintError("agent", std::string(bot.status().message()));
-      return kExitBadInput;
-    }
-    player = std::move(*bot);
+  absl::StatusOr<LoadedPlayer> loaded =
+      LoadPlayer(opts.checkpoint, model, opts.bot, opts.policy, opts.search, engine::Rules{});
+  if (!loaded.ok()) {
+    PrintError("agent", std::string(loaded.status().message()));
+    return kExitBadInput;
   }
-  engine::AgentServerOptions serve;
+  if (loaded->searching)
+    std::cerr << "[agent] " << loaded->name << ": " << loaded->summary << std::endl;
+  io::AgentServerOptions serve;
   serve.seed = opts.seed;
   // A search that reads the game's moves (opponent inference, the belief) says once when a line
   // comes without them.
-  const training::SearchConfig& c = opts.search.config;
-  if (opts.search.search && (c.infers_opponent() || c.belief > 0)) {
+  const search::SearchConfig& c = opts.search.config;
+  if (loaded->searching && (c.infers_opponent() || c.belief > 0)) {
     serve.missing_moves_note =
         StrCat(c.belief > 0 && c.infers_opponent()
                    ? "opponent inference keeps its prior and the belief draws uniform worlds"
@@ -71,8 +52,8 @@ int RunAgent(const AgentOptions& opts) {
                               : "opponent inference keeps its prior",
                " for lines without them (docs/agent_protocol.md, \"The game's moves\")");
   }
-  const engine::AgentServerResult served =
-      engine::ServeAgent(std::cin, std::cout, std::cerr, *player, serve);
+  const io::AgentServerResult served =
+      io::ServeAgent(std::cin, std::cout, std::cerr, *loaded->bot, serve);
   return served.errors == 0 ? kExitOk : kExitBadInput;
 }
 
@@ -91,7 +72,7 @@ CommandFn AddAgentCommand(CLI::App& app) {
       "--bot", opts->bot,
       fmt::format("the player: {} (without --bot, --checkpoint or --model: the shipped model, "
                   "models/lost-cities.pt)",
-                  fmt::join(engine::BotNames(), ", ")));
+                  fmt::join(play::BotNames(), ", ")));
   cmd->add_option("--model", opts->model,
                   "a networks file (e.g. models/lost-cities.pt), with its config beside it");
   cmd->add_option("--checkpoint", opts->checkpoint,
@@ -101,14 +82,13 @@ CommandFn AddAgentCommand(CLI::App& app) {
       ->check(NonNegativeInteger())
       ->capture_default_str();
   AddPolicyOptions(cmd, &opts->policy);
-  opts->search.config.workers = 2;  // both cores of the machine the default budget is sized for
-  AddSearchOptions(cmd, &opts->search, /*workers=*/true);
+  AddSearchOptions(cmd, &opts->search, SearchCommand::kAgent);
   return [opts, bot] {
-    opts->bot_given = bot->count() > 0;
-    if (absl::Status status = CheckSearchOptions(opts->search); !status.ok()) {
-      PrintError("agent", std::string(status.message()));
-      return kExitBadInput;
+    if (opts->search.help_experimental) {
+      PrintExperimentalSearchHelp("agent", SearchCommand::kAgent);
+      return kExitOk;
     }
+    opts->bot_given = bot->count() > 0;
     if (opts->bot_given + !opts->checkpoint.empty() + !opts->model.empty() > 1) {
       PrintError("agent", "--bot, --checkpoint and --model name the player: give one");
       return kExitBadInput;

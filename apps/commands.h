@@ -12,12 +12,13 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/status/statusor.h"
-#include "engine/atomic_file.h"
-#include "engine/match.h"
+#include "base/atomic_file.h"
 #include "engine/rules.h"
 #include "inference/network_config.h"
+#include "play/match.h"
+#include "play/play_policy.h"
+#include "search/config.h"
 #include "training/checkpoint.h"
-#include "training/search.h"
 
 namespace lcfr::apps {
 
@@ -41,8 +42,8 @@ CommandFn AddDistillCommand(CLI::App& app);
 CommandFn AddCompareCommand(CLI::App& app);
 CommandFn AddExportCommand(CLI::App& app);
 
-// --games-out FILE (eval, match): the match's games, one CSV row each (engine/games_file.h), for
-// lcfr compare. OpenGamesOut opens FILE's writer (engine/atomic_file.h: a temporary of its own
+// --games-out FILE (eval, match): the match's games, one CSV row each (io/games_file.h), for
+// lcfr compare. OpenGamesOut opens FILE's writer (base/atomic_file.h: a temporary of its own
 // beside it, or FILE itself for a device or FIFO) before the match, so that a path that cannot be
 // written is refused (exit_code kExitBadInput, the message printed) before any game is played; an
 // empty path gives nullptr and kExitOk. WriteGamesOut writes the rows and commits them (nothing
@@ -50,7 +51,7 @@ CommandFn AddExportCommand(CLI::App& app);
 std::unique_ptr<AtomicFileWriter> OpenGamesOut(const std::string& command, const std::string& path,
                                                int& exit_code);
 int WriteGamesOut(const std::string& command, std::unique_ptr<AtomicFileWriter> writer,
-                  const engine::MatchResult& result, uint64_t seed);
+                  const play::MatchResult& result, uint64_t seed);
 
 // Parses repeated "--rule key=value" overrides on top of the classic rules and validates them.
 absl::StatusOr<engine::Rules> RulesFromOverrides(const std::vector<std::string>& overrides);
@@ -59,81 +60,86 @@ absl::StatusOr<engine::Rules> RulesFromOverrides(const std::vector<std::string>&
 CLI::Validator NonNegativeInteger();
 
 // --policy average|current and --greedy (eval, agent, play): which network policy plays
-// (play/play_policy.h). agent and play default to current, sampled: the strongest measured
-// (benchmarks/README.md, issue 12); eval to average, as before.
+// (play/play_policy.h). By default the model card's (play::PlayCard: current, sampled, for the
+// models this project trains and ships); the flags override it.
 struct PolicyOptions {
-  std::string policy = "average";
+  std::string policy;  // "" = the card's
   bool greedy = false;
-  // "average", "average-greedy", "current" or "current-greedy".
-  std::string Name() const { return greedy ? policy + "-greedy" : policy; }
+  CLI::Option* greedy_option = nullptr;
+  // The play policy: the card's, with what the flags name over it.
+  absl::StatusOr<play::PlayPolicy> Resolve(const play::PlayCard& card) const;
 };
 void AddPolicyOptions(CLI::App* command, PolicyOptions* options);
 
+// --search and its options: search at play time (search/, docs/search.md). The options come from
+// the search's field tables (search/config.h): the product's in --help, the experimental ones
+// hidden and listed by --help-experimental.
+enum class SearchCommand { kEval, kAgent, kPlay };
+struct SearchOptions {
+  bool search = false;
+  bool no_search = false;  // --no-search: not even where the model card searches
+  search::SearchConfig config;
+  // agent and play: --device, where the search's networks run (cpu, cuda or auto; eval has its
+  // own --device for both its players).
+  std::string device = "cpu";
+  bool help_experimental = false;
+  std::vector<CLI::Option*> needs_search;  // the options that mean nothing without --search
+  CLI::Option* search_flag = nullptr;
+  CLI::Option* rollouts = nullptr;       // to tell a default from a choice
+  CLI::Option* rollout_model = nullptr;  // likewise
+};
+void AddSearchOptions(CLI::App* command, SearchOptions* options, SearchCommand which);
+// --help-experimental: the experimental search options of `command` on stdout.
+void PrintExperimentalSearchHelp(const std::string& command, SearchCommand which);
+// The option group of the experimental search options: left out of --help by the program's
+// formatter (HelpFormatter), listed by --help-experimental. (CLI11 hides an option by giving it
+// no group, and then names it nowhere, not even in its own errors.)
+inline constexpr char kExperimentalGroup[] = "Experimental";
+// --help as CLI11 writes it, less the options of kExperimentalGroup.
+std::shared_ptr<CLI::Formatter> HelpFormatter();
+// A model card's search (play::PlayCard) where the flags leave it: --search (unless
+// --no-search), and with the search the card's rollouts and rollout model (`card_dir`: the
+// directory its path is relative to; only when a rollout side plays the model).
+void ApplyCard(const play::PlayCard& card, const std::string& card_dir, SearchOptions& options);
+// One line on what a search spends: "2000 rollouts a decision (uniform), rollouts by FILE", and
+// ", on cuda" where its networks run on the GPU.
+std::string SearchSummary(const search::SearchConfig& config,
+                          inference::Device device = inference::Device::kCpu);
+// OK without --search and no search option given, or with --search and a valid config; the
+// error names the flag.
+absl::Status CheckSearchOptions(const SearchOptions& options);
+// The networks of --rollout-model `file`, checked to be a Lost Cities model of `rules` (the
+// blueprint's); errors name the flag and the file.
+absl::StatusOr<std::shared_ptr<const inference::ModelStore>> LoadRolloutModel(
+    const std::string& file, const engine::Rules& rules);
+
 // The Lost Cities policy of the checkpoint `checkpoint` or, when that is empty, of the networks
-// file `model`, and the play policy `policy` names. The error names what is wrong.
+// file `model`, the play policy the flags and its card give, and where its card's paths start.
+// The error names what is wrong.
 struct NetworkSource {
   training::CheckpointPolicy policy;
   play::PlayPolicy play;
+  std::string card_dir;
 };
 absl::StatusOr<NetworkSource> LoadNetworkSource(const std::string& checkpoint,
                                                 const std::string& model,
                                                 const PolicyOptions& policy);
 
-// The network player of agent and play: LoadNetworkSource's policy, one forward per decision.
-// The error names what is wrong (the caller exits 2).
-absl::StatusOr<std::unique_ptr<training::CheckpointBot>> LoadNetworkPlayer(
-    const std::string& checkpoint, const std::string& model, const PolicyOptions& policy);
-
-// --search, --rollouts, --move-time-ms, --worlds, --candidates, --threshold, --rollout-policy,
-// --opponent-rollout-policy, --objective, --allocation, --drop-threshold, --rollout-depth,
-// --belief, --belief-power, --belief-policy, --search-width and (agent, play: `workers`)
-// --workers and --device: search at play time (training/search.h, docs/search.md).
-struct SearchOptions {
-  bool search = false;
-  training::SearchConfig config;
-  // agent and play: --device, where the search's networks run (cpu, cuda or auto; eval has its
-  // own --device for both its players).
-  std::string device = "cpu";
-  std::vector<CLI::Option*> needs_search;  // the options that mean nothing without --search
-  CLI::Option* rollouts = nullptr;         // --rollouts, to tell its default from a choice
-};
-void AddSearchOptions(CLI::App* command, SearchOptions* options, bool workers);
-// agent and play: with --search over `model` when it is the shipped model's file
-// (training::DefaultModelPath, by any path), no --rollout-model, and the model in the rollouts, the
-// rollouts ask the shipped student (training::DefaultStudentPath) and, where --rollouts is not
-// given, spend kShippedSearchRollouts: the strongest budget measured that decides within 1 s on 2
-// cores (docs/search.md). Elsewhere nothing changes.
-inline constexpr int kShippedSearchRollouts = 2000;
-void ApplyShippedModelSearchDefaults(const std::string& model, SearchOptions& options);
-// One line on what a search spends: "4000 rollouts a decision (racing), rollouts by FILE", and
-// ", on cuda" where its networks run on the GPU.
-std::string SearchSummary(const training::SearchConfig& config,
-                          inference::Device device = inference::Device::kCpu);
-// OK without --search and no search option given, or with --search and a valid config; the
-// error names the flag.
-absl::Status CheckSearchOptions(const SearchOptions& options);
-// The networks of --rollout-model `file` (config.rollout_model), checked to be a Lost Cities
-// model of `rules` (the blueprint's); errors name the flag (`flag`: --opponent-rollout-model for
-// config.opponent_rollout_model) and the file.
-absl::StatusOr<std::shared_ptr<const inference::ModelStore>> LoadRolloutModel(
-    const std::string& file, const engine::Rules& rules,
-    const std::string& flag = "--rollout-model");
-
-// The searching player of agent and play: over the policy of `checkpoint` or `model` (one of
-// them non-empty, playing as `policy` says) or else over the bot `bot` on `bot_rules`, its
-// networks on `search.device` (resolved here: auto is cuda where a GPU is visible). Errors name
+// The player of agent and play: a checkpoint's or a model's policy (one forward per decision),
+// or a bot on `bot_rules`, each searching when --search or the model's card says so (its
+// networks on `search.device`, resolved here: auto is cuda where a GPU is visible). Errors name
 // what is wrong (the caller exits 2).
 struct LoadedPlayer {
-  std::unique_ptr<engine::Bot> bot;
+  std::unique_ptr<play::Bot> bot;
   engine::Rules rules;
   std::string name;
+  bool searching = false;
+  std::string summary;                                 // with the search: SearchSummary's line
   inference::Device device = inference::Device::kCpu;  // where its networks run (a bot: cpu)
 };
-absl::StatusOr<LoadedPlayer> LoadSearchingPlayer(const std::string& checkpoint,
-                                                 const std::string& model, const std::string& bot,
-                                                 const PolicyOptions& policy,
-                                                 const SearchOptions& search,
-                                                 const engine::Rules& bot_rules);
+absl::StatusOr<LoadedPlayer> LoadPlayer(const std::string& checkpoint, const std::string& model,
+                                        const std::string& bot, const PolicyOptions& policy,
+                                        SearchOptions search, const engine::Rules& bot_rules);
 
 // "lcfr <command>: <message>" on stderr.
 void PrintError(const std::string& command, const std::string& message);

@@ -1,16 +1,16 @@
 // lcfr compare A.csv B.csv: two matches' games (lcfr eval / lcfr match --games-out) on the same
 // deals and seats, compared game by game: each one's win rate and mean score difference, and A's
-// lead over B in both with a paired 95% interval (engine/games_file.h, engine/match.h).
+// lead over B in both with a paired 95% interval (io/games_file.h, play/match.h).
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "apps/commands.h"
-#include "engine/games_file.h"
-#include "engine/match.h"
-#include "engine/strings.h"
+#include "base/strings.h"
 #include "fmt/core.h"
+#include "io/games_file.h"
 #include "nlohmann/json.hpp"
+#include "play/match.h"
 
 namespace lcfr::apps {
 
@@ -28,9 +28,9 @@ std::unique_ptr<AtomicFileWriter> OpenGamesOut(const std::string& command, const
 }
 
 int WriteGamesOut(const std::string& command, std::unique_ptr<AtomicFileWriter> writer,
-                  const engine::MatchResult& result, uint64_t seed) {
+                  const play::MatchResult& result, uint64_t seed) {
   if (writer == nullptr) return kExitOk;
-  const std::string text = engine::GamesFileText(result, seed);
+  const std::string text = io::GamesFileText(result, seed);
   writer->Write(text.data(), text.size());
   if (absl::Status status = writer->Commit(); !status.ok()) {
     PrintError(command, StrCat("--games-out: ", status.message()));
@@ -49,7 +49,7 @@ struct CompareOptions {
 
 struct Summary {
   double win_rate = 0;
-  engine::Interval ci;
+  play::Interval ci;
   double mean_score_diff = 0;
 };
 
@@ -58,14 +58,14 @@ Summary Summarize(const std::vector<double>& win, const std::vector<double>& dif
   double wins = 0, diffs = 0;
   for (size_t g = 0; g < win.size(); ++g) wins += win[g], diffs += diff[g];
   const double n = static_cast<double>(win.size());
-  return {wins / n, engine::WilsonInterval(wins, n), diffs / n};
+  return {wins / n, play::WilsonInterval(wins, n), diffs / n};
 }
 
 int RunCompare(const CompareOptions& opts) {
-  engine::GamesFile files[2];
+  io::GamesFile files[2];
   const std::string* paths[2] = {&opts.a, &opts.b};
   for (int i = 0; i < 2; ++i) {
-    absl::StatusOr<engine::GamesFile> read = engine::ReadGamesFile(*paths[i]);
+    absl::StatusOr<io::GamesFile> read = io::ReadGamesFile(*paths[i]);
     if (!read.ok()) {
       PrintError("compare", std::string(read.status().message()));
       return kExitBadInput;
@@ -100,7 +100,7 @@ int RunCompare(const CompareOptions& opts) {
   }
   std::vector<double> win[2], diff[2];
   for (int i = 0; i < 2; ++i) {
-    for (const engine::GameResult& r : files[i].games) {
+    for (const play::GameResult& r : files[i].games) {
       win[i].push_back(r.win());
       diff[i].push_back(r.score_a - r.score_b);
     }
@@ -110,8 +110,8 @@ int RunCompare(const CompareOptions& opts) {
     a_only += win[0][g] == 1.0 && win[1][g] == 0.0;
     b_only += win[1][g] == 1.0 && win[0][g] == 0.0;
   }
-  const engine::PairedDifference dw = engine::PairedDifferenceOf(win[0], win[1]);
-  const engine::PairedDifference ds = engine::PairedDifferenceOf(diff[0], diff[1]);
+  const play::PairedDifference dw = play::PairedDifferenceOf(win[0], win[1]);
+  const play::PairedDifference ds = play::PairedDifferenceOf(diff[0], diff[1]);
   const Summary s[2] = {Summarize(win[0], diff[0]), Summarize(win[1], diff[1])};
   const int games = static_cast<int>(files[0].games.size());
   if (opts.json) {

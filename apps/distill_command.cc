@@ -2,7 +2,6 @@
 // distill.h), for cheaper search rollouts (--rollout-model, docs/search.md).
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "apps/commands.h"
 #include "fmt/core.h"
@@ -20,7 +19,6 @@ struct DistillOptions {
   std::string policy = "current";
   training::DistillConfig config;
   bool json = false;
-  std::vector<CLI::Option*> needs_search;  // the search's flags: only with --search-states
 };
 
 int RunDistill(DistillOptions& opts) {
@@ -34,15 +32,6 @@ int RunDistill(DistillOptions& opts) {
     return kExitBadInput;
   }
   opts.config.play = *play;
-  if (opts.config.search_states == 0) {
-    for (const CLI::Option* option : opts.needs_search) {
-      if (option->count() > 0) {
-        PrintError("distill",
-                   option->get_name() + " needs --search-states (the search of expert iteration)");
-        return kExitBadInput;
-      }
-    }
-  }
   if (absl::Status s = opts.config.Validate(); !s.ok()) {
     PrintError("distill", std::string(s.message()));
     return kExitBadInput;
@@ -53,19 +42,9 @@ int RunDistill(DistillOptions& opts) {
     PrintError("distill", std::string(teacher.status().message()));
     return kExitBadInput;
   }
-  std::shared_ptr<const inference::ModelStore> rollout_store;
-  if (opts.config.search_states > 0 && !opts.config.search.rollout_model.empty()) {
-    absl::StatusOr<std::shared_ptr<const inference::ModelStore>> rollout =
-        LoadRolloutModel(opts.config.search.rollout_model, teacher->config.rules);
-    if (!rollout.ok()) {
-      PrintError("distill", std::string(rollout.status().message()));
-      return kExitBadInput;
-    }
-    rollout_store = *std::move(rollout);
-  }
   auto log = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
   absl::StatusOr<training::DistillResult> result =
-      training::Distill(*teacher, opts.config, opts.out, log, rollout_store);
+      training::Distill(*teacher, opts.config, opts.out, log);
   if (!result.ok()) {
     PrintError("distill", std::string(result.status().message()));
     return absl::IsInvalidArgument(result.status()) ? kExitBadInput : kExitFailure;
@@ -93,11 +72,6 @@ int RunDistill(DistillOptions& opts) {
     j["average_total_variation"] = r.average.total_variation;
     j["play_seconds"] = r.play_seconds;
     j["fit_seconds"] = r.fit_seconds;
-    j["searched_states"] = r.searched_states;
-    j["search_deviations"] = r.search_deviations;
-    j["search_seconds"] = r.search_seconds;
-    j["search_choice_teacher"] = r.search_choice_teacher;
-    j["search_choice_student"] = r.search_choice_student;
     fmt::print("{}\n", j.dump());
     return kExitOk;
   }
@@ -106,20 +80,6 @@ int RunDistill(DistillOptions& opts) {
              r.student_weights, r.teacher_weights);
   fmt::print("  {} states fitted, {} held out; games and outputs {:.1f} s, fitting {:.1f} s\n",
              r.train_states, r.holdout_states, r.play_seconds, r.fit_seconds);
-  if (r.searched_states > 0) {
-    fmt::print(
-        "  expert iteration: {} states searched in {:.1f} s ({:.0f} ms a state), the search left "
-        "the teacher's choice at {} ({:.1f}%)\n",
-        r.searched_states, r.search_seconds,
-        1000 * r.search_seconds / static_cast<double>(r.searched_states), r.search_deviations,
-        100.0 * static_cast<double>(r.search_deviations) / static_cast<double>(r.searched_states));
-    if (r.search_deviations > 0) {
-      fmt::print(
-          "  there the search's choice has probability {:.3f} under the teacher's current policy, "
-          "{:.3f} under the student's\n",
-          r.search_choice_teacher, r.search_choice_student);
-    }
-  }
   for (const training::DistilledNetwork& d : r.networks) {
     fmt::print("  {:<12} loss {:.5f}  held-out MSE {:.5f} of variance {:.5f} (R^2 {:.3f})\n",
                d.name, d.loss, d.holdout_mse, d.holdout_variance,
@@ -170,34 +130,8 @@ CommandFn AddDistillCommand(CLI::App& app) {
   sub->add_option("--seed", opts->config.seed, "seed of the games and the fit")
       ->check(NonNegativeInteger())
       ->capture_default_str();
-  sub->add_option("--search-states", opts->config.search_states,
-                  "expert iteration: search this many of the training states (the teacher's "
-                  "current policy as the blueprint) and fit the advantage networks to the "
-                  "search's policy (docs/search.md); 0: plain distillation")
-      ->capture_default_str();
-  training::SearchConfig& search = opts->config.search;
-  search.rollouts = kShippedSearchRollouts;
-  auto add = [&](CLI::Option* option) { opts->needs_search.push_back(option); };
-  add(sub->add_option("--rollouts", search.rollouts,
-                      "expert iteration: rollouts per searched state, all candidates together")
-          ->capture_default_str());
-  add(sub->add_option("--candidates", search.candidates,
-                      "expert iteration: the policy's M most probable actions and its own choice "
-                      "(0: every legal action)")
-          ->capture_default_str());
-  add(sub->add_option("--threshold", search.threshold,
-                      "expert iteration: standard errors by which the best candidate must beat "
-                      "the policy's own choice")
-          ->capture_default_str());
-  add(sub->add_option("--objective", search.objective,
-                      "expert iteration: what a rollout scores: score, win or auto")
-          ->capture_default_str());
-  add(sub->add_option("--rollout-model", search.rollout_model,
-                      "expert iteration: the rollouts' networks file (e.g. "
-                      "models/lost-cities-student.pt); default: the teacher's"));
-  sub->add_flag(
-      "--json", opts->json,
-      "one JSON object: student, train_states, fit, current_agreement, searched_states, ...");
+  sub->add_flag("--json", opts->json,
+                "one JSON object: student, train_states, fit, current_agreement, ...");
   return [opts] { return RunDistill(*opts); };
 }
 

@@ -12,9 +12,9 @@
 #include <cstring>
 
 #include "absl/status/statusor.h"
-#include "engine/atomic_file.h"
-#include "engine/files.h"
-#include "engine/strings.h"
+#include "base/atomic_file.h"
+#include "base/files.h"
+#include "base/strings.h"
 
 extern char** environ;
 

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <map>
 #include <new>
@@ -10,11 +11,10 @@
 
 #include "CLI/CLI.hpp"
 #include "apps/commands.h"
-#include "engine/atomic_file.h"
-#include "engine/error_text.h"
-#include "engine/strings.h"
+#include "base/atomic_file.h"
+#include "base/error_text.h"
+#include "base/strings.h"
 #include "fmt/core.h"
-#include "play/play_policy.h"
 
 namespace lcfr::apps {
 
@@ -54,42 +54,6 @@ CLI::Validator NonNegativeInteger() {
         return "";
       },
       "UINT");
-}
-
-void AddPolicyOptions(CLI::App* command, PolicyOptions* options) {
-  command
-      ->add_option("--policy", options->policy,
-                   "the network policy: average (the strategy network's average strategy) or "
-                   "current (the advantage network's regret matching, the last iterate)")
-      ->check(CLI::IsMember({"average", "current"}))
-      ->capture_default_str();
-  command->add_flag("--greedy", options->greedy,
-                    "play the most probable legal action (ties broken by the seeded RNG) "
-                    "instead of sampling");
-}
-
-absl::StatusOr<NetworkSource> LoadNetworkSource(const std::string& checkpoint,
-                                                const std::string& model,
-                                                const PolicyOptions& policy) {
-  const absl::StatusOr<play::PlayPolicy> play = play::PlayPolicy::Parse(policy.Name());
-  if (!play.ok()) return play.status();
-  absl::StatusOr<training::CheckpointPolicy> loaded =
-      checkpoint.empty() ? training::LoadModelPolicy(model)
-                         : training::LoadCheckpointPolicy(checkpoint);
-  if (!loaded.ok()) return loaded.status();
-  if (loaded->config.run.game != training::GameId::kLostCities) {
-    return absl::InvalidArgumentError(fmt::format("{}: a {} checkpoint, not a Lost Cities one",
-                                                  loaded->directory,
-                                                  training::GameName(loaded->config.run.game)));
-  }
-  return NetworkSource{*std::move(loaded), *play};
-}
-
-absl::StatusOr<std::unique_ptr<training::CheckpointBot>> LoadNetworkPlayer(
-    const std::string& checkpoint, const std::string& model, const PolicyOptions& policy) {
-  absl::StatusOr<NetworkSource> source = LoadNetworkSource(checkpoint, model, policy);
-  if (!source.ok()) return source.status();
-  return training::CheckpointBot::FromPolicy(std::move(source->policy), source->play);
 }
 
 void PrintError(const std::string& command, const std::string& message) {
@@ -138,14 +102,13 @@ void RefuseEmptyValues(CLI::App& app) {
 
 }  // namespace
 
-}  // namespace lcfr::apps
-
-int main(int argc, char** argv) {
-  using namespace lcfr::apps;
+// Parses the command line and runs the chosen command; returns the exit code.
+int Run(int argc, char** argv) {
   CLI::App app{
       "lcfr: Deep CFR for Lost Cities.\n"
       "Exit codes: 0 success, 2 bad input (the message names what is wrong), 1 failure."};
   app.require_subcommand(1);
+  app.formatter(HelpFormatter());  // the subcommands take it as they are added
   std::map<CLI::App*, CommandFn> commands;
   auto add = [&](CommandFn (*adder)(CLI::App&)) {
     const size_t before = app.get_subcommands({}).size();
@@ -167,7 +130,7 @@ int main(int argc, char** argv) {
   add(&AddExportCommand);
   RefuseEmptyValues(app);
   std::set_terminate(&OnTerminate);
-  // A killed command leaves no temporary of an atomic write behind (engine/atomic_file.h).
+  // A killed command leaves no temporary of an atomic write behind (base/atomic_file.h).
   lcfr::InstallTemporaryFileCleanup();
   // CLI11 says only "A subcommand is required" for an unknown first word.
   if (argc > 1 && argv[1][0] != '-') {
@@ -199,4 +162,16 @@ int main(int argc, char** argv) {
     }
   }
   return kExitBadInput;
+}
+
+}  // namespace lcfr::apps
+
+// Every command has released what it holds (files closed, threads joined, temporaries
+// committed) when Run returns, so the process ends without running static destructors:
+// libtorch's take about 0.15 s of every command's run (unregistering its operators), which a
+// script that calls `lcfr` many times (the CLI tests among them) pays on each call.
+int main(int argc, char** argv) {
+  const int code = lcfr::apps::Run(argc, argv);
+  std::fflush(nullptr);
+  std::_Exit(code);
 }

@@ -7,12 +7,12 @@
 #include <memory>
 
 #include "apps/commands.h"
-#include "engine/bots.h"
-#include "engine/match.h"
-#include "engine/strings.h"
+#include "base/strings.h"
 #include "fmt/core.h"
 #include "fmt/ranges.h"
 #include "nlohmann/json.hpp"
+#include "play/bots.h"
+#include "play/match.h"
 
 namespace lcfr::apps {
 namespace {
@@ -33,8 +33,8 @@ int RunMatch(const MatchOptions& opts) {
     PrintError("match", std::string(rules.status().message()));
     return kExitBadInput;
   }
-  auto a = engine::MakeBot(opts.a);
-  auto b = engine::MakeBot(opts.b);
+  auto a = play::MakeBot(opts.a);
+  auto b = play::MakeBot(opts.b);
   for (const auto* bot : {&a, &b}) {
     if (!bot->ok()) {
       PrintError("match", std::string(bot->status().message()));
@@ -58,9 +58,9 @@ int RunMatch(const MatchOptions& opts) {
     fmt::print(stderr, "{}match: {}/{} games, {:.0f} games/s{}", tty ? "\r" : "", done, opts.games,
                done / secs, tty && done != opts.games ? "" : "\n");
   };
-  const engine::MatchResult r = engine::PlayMatch(game, **a, **b, opts.games, opts.seed, progress);
+  const play::MatchResult r = play::PlayMatch(game, **a, **b, opts.games, opts.seed, progress);
   if (int code = WriteGamesOut("match", std::move(games_out), r, opts.seed)) return code;
-  const engine::Interval ci = r.win_rate_ci();
+  const play::Interval ci = r.win_rate_ci();
   if (opts.json) {
     nlohmann::ordered_json j;
     j["a"] = opts.a;
@@ -105,7 +105,7 @@ CommandFn AddMatchCommand(CLI::App& app) {
       "Play N games between two bots, seats alternating on paired deals (games 2k and 2k+1 "
       "share a deal), and print A's win rate with a 95% Wilson interval, the mean score "
       "difference, the mean game length and the games cut at max_decisions.");
-  const std::string names = fmt::format("{}", fmt::join(engine::BotNames(), ", "));
+  const std::string names = fmt::format("{}", fmt::join(play::BotNames(), ", "));
   cmd->add_option("a", opts->a, "bot A: " + names)->required();
   cmd->add_option("b", opts->b, "bot B: " + names)->required();
   cmd->add_option("-n,--games", opts->games, "number of games")

@@ -4,13 +4,13 @@
 #include <string>
 
 #include "apps/commands.h"
-#include "engine/agent_protocol.h"
-#include "engine/bots.h"
+#include "base/strings.h"
 #include "engine/card.h"
 #include "engine/lost_cities.h"
-#include "engine/strings.h"
 #include "fmt/core.h"
+#include "io/agent_protocol.h"
 #include "nlohmann/json.hpp"
+#include "play/bots.h"
 #include "training/checkpoint.h"
 
 namespace lcfr::apps {
@@ -20,7 +20,7 @@ struct PlayOptions {
   std::string checkpoint;
   std::string model;
   bool bot_given = false;  // --bot on the command line
-  PolicyOptions policy{"current", false};
+  PolicyOptions policy;
   SearchOptions search;
   std::string bot = "heuristic-balanced";
   std::string auto_bot;  // plays the person's seat (a demo; also how the command is tested)
@@ -88,7 +88,7 @@ absl::StatusOr<int> ParseMove(const engine::LostCities& game, const engine::Stat
         "expected 'play CARD', 'discard CARD', 'draw deck' or 'draw COLOR' (e.g. play R7)");
   }
   // What was typed may not be UTF-8: replaced, it names no card and is asked for again.
-  return engine::ActionFromProtocol(
+  return io::ActionFromProtocol(
       game, s, move.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
@@ -98,54 +98,31 @@ int RunPlay(const PlayOptions& opts) {
     PrintError("play", std::string(rules.status().message()));
     return kExitBadInput;
   }
-  engine::Rules game_rules = *rules;
-  // The opponent: a bot, a checkpoint's or a networks file's policy, or the shipped model.
-  std::unique_ptr<engine::Bot> opponent;
-  std::string opponent_name = opts.bot;
-  // No opponent named: the shipped model (training::DefaultModelPath), on the classic rules it
-  // was trained for.
+  // The opponent: a bot, a checkpoint's or a networks file's policy, or the shipped model (on
+  // the classic rules it was trained for), each searching with --search or by its model's card.
   const std::string model =
       opts.model.empty() && opts.checkpoint.empty() && !opts.bot_given && opts.rules.empty()
           ? training::DefaultModelPath()
           : opts.model;
-  if (opts.search.search) {
-    SearchOptions search = opts.search;
-    ApplyShippedModelSearchDefaults(model, search);
-    auto loaded =
-        LoadSearchingPlayer(opts.checkpoint, model, opts.bot, opts.policy, search, game_rules);
-    if (!loaded.ok()) {
-      PrintError("play", std::string(loaded.status().message()));
-      return kExitBadInput;
-    }
-    game_rules = loaded->rules;
-    opponent_name = loaded->name + " (" + SearchSummary(search.config, loaded->device) + ")";
-    opponent = std::move(loaded->bot);
-  } else if (!opts.checkpoint.empty() || !model.empty()) {
-    auto bot = LoadNetworkPlayer(opts.checkpoint, model, opts.policy);
-    if (!bot.ok()) {
-      PrintError("play", std::string(bot.status().message()));
-      return kExitBadInput;
-    }
-    game_rules = (*bot)->rules();
-    opponent_name = (*bot)->Name();
-    opponent = std::move(*bot);
-  } else {
-    auto bot = engine::MakeBot(opts.bot);
-    if (!bot.ok()) {
-      PrintError("play", std::string(bot.status().message()));
-      return kExitBadInput;
-    }
-    opponent = std::move(*bot);
+  absl::StatusOr<LoadedPlayer> loaded =
+      LoadPlayer(opts.checkpoint, model, opts.bot, opts.policy, opts.search, *rules);
+  if (!loaded.ok()) {
+    PrintError("play", std::string(loaded.status().message()));
+    return kExitBadInput;
   }
+  std::unique_ptr<play::Bot> opponent = std::move(loaded->bot);
+  const std::string opponent_name =
+      loaded->searching ? loaded->name + " (" + loaded->summary + ")" : loaded->name;
   // A player bound to its model's rules plays those; --rule may only restate them.
-  if (absl::Status fits = engine::CheckPlayerRules(*opponent, *rules);
+  if (absl::Status fits = play::CheckPlayerRules(*opponent, *rules);
       !opts.rules.empty() && !fits.ok()) {
     PrintError("play", StrCat("--rule: ", fits.message()));
     return kExitBadInput;
   }
-  std::unique_ptr<engine::Bot> autoplayer;
+  const engine::Rules game_rules = loaded->rules;
+  std::unique_ptr<play::Bot> autoplayer;
   if (!opts.auto_bot.empty()) {
-    auto bot = engine::MakeBot(opts.auto_bot);
+    auto bot = play::MakeBot(opts.auto_bot);
     if (!bot.ok()) {
       PrintError("play", std::string(bot.status().message()));
       return kExitBadInput;
@@ -153,7 +130,7 @@ int RunPlay(const PlayOptions& opts) {
     autoplayer = std::move(*bot);
   }
   const engine::LostCities game(game_rules);
-  engine::Rng rng(opts.seed);
+  Rng rng(opts.seed);
   engine::State s = game.DealFromSeed(opts.seed);
   fmt::print(
       "Lost Cities against {}; you are player {} ({}). Moves: play R7, discard B*, "
@@ -227,14 +204,13 @@ CommandFn AddPlayCommand(CLI::App& app) {
                   "rule override key=value, against a bot (a model plays the rules it was "
                   "trained on)");
   AddPolicyOptions(sub, &opts->policy);
-  opts->search.config.workers = 2;  // both cores of the machine the default budget is sized for
-  AddSearchOptions(sub, &opts->search, /*workers=*/true);
+  AddSearchOptions(sub, &opts->search, SearchCommand::kPlay);
   return [opts, bot] {
-    opts->bot_given = bot->count() > 0;
-    if (absl::Status status = CheckSearchOptions(opts->search); !status.ok()) {
-      PrintError("play", std::string(status.message()));
-      return kExitBadInput;
+    if (opts->search.help_experimental) {
+      PrintExperimentalSearchHelp("play", SearchCommand::kPlay);
+      return kExitOk;
     }
+    opts->bot_given = bot->count() > 0;
     if (opts->bot_given + !opts->checkpoint.empty() + !opts->model.empty() > 1) {
       PrintError("play", "--bot, --checkpoint and --model name the opponent: give one");
       return kExitBadInput;

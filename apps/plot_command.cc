@@ -7,8 +7,8 @@
 
 #include "apps/commands.h"
 #include "apps/gnuplot.h"
-#include "engine/files.h"
-#include "engine/strings.h"
+#include "base/files.h"
+#include "base/strings.h"
 #include "fmt/core.h"
 #include "training/iteration_metrics.h"
 

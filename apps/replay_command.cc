@@ -5,10 +5,10 @@
 #include <iostream>
 
 #include "apps/commands.h"
-#include "engine/files.h"
-#include "engine/json_bounds.h"
-#include "engine/record.h"
-#include "engine/strings.h"
+#include "base/files.h"
+#include "base/json_bounds.h"
+#include "base/strings.h"
+#include "io/record.h"
 
 namespace lcfr::apps {
 namespace {
@@ -54,12 +54,12 @@ int RunReplay(const ReplayOptions& opts) {
     PrintError("replay", StrCat(where, ": ", text.status().message()));
     return kExitBadInput;
   }
-  const absl::StatusOr<engine::GameRecord> record = engine::ParseRecord(*text);
+  const absl::StatusOr<io::GameRecord> record = io::ParseRecord(*text);
   if (!record.ok()) {
     PrintError("replay", StrCat(where, ": ", record.status().message()));
     return kExitBadInput;
   }
-  const absl::StatusOr<std::string> log = engine::ReplayLog(*record);
+  const absl::StatusOr<std::string> log = io::ReplayLog(*record);
   if (!log.ok()) {
     PrintError("replay", StrCat(where, ": ", log.status().message()));
     return kExitBadInput;

@@ -8,10 +8,10 @@
 
 #include "apps/commands.h"
 #include "apps/gnuplot.h"
-#include "engine/atomic_file.h"
-#include "engine/error_text.h"
+#include "base/atomic_file.h"
+#include "base/error_text.h"
+#include "base/strings.h"
 #include "engine/lost_cities.h"
-#include "engine/strings.h"
 #include "fmt/core.h"
 #include "inference/batched_evaluator.h"
 #include "inference/model_store.h"

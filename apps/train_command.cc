@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "apps/commands.h"
-#include "engine/files.h"
-#include "engine/strings.h"
+#include "base/files.h"
+#include "base/strings.h"
 #include "fmt/core.h"
 #include "inference/torch_info.h"
 #include "training/config.h"

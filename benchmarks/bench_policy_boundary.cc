@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "base/rng.h"
 #include "engine/lost_cities.h"
-#include "engine/rng.h"
 #include "inference/backends.h"
 #include "inference/batched_evaluator.h"
 #include "inference/model_store.h"
@@ -73,7 +73,7 @@ struct StatePool {
 const StatePool& Pool() {
   static const StatePool pool = [] {
     StatePool p;
-    engine::Rng rng(11);
+    Rng rng(11);
     while (p.states.size() < 1024) {
       engine::State s = Game().Deal(rng);
       while (!engine::LostCities::IsTerminal(s)) {

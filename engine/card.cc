@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "engine/strings.h"
+#include "base/strings.h"
 
 namespace lcfr::engine {
 

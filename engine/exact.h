@@ -25,7 +25,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "engine/check.h"
+#include "base/check.h"
 #include "engine/game.h"
 
 namespace lcfr::engine {

@@ -45,7 +45,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "engine/rng.h"
+#include "base/rng.h"
 
 namespace lcfr::engine {
 

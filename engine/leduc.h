@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "base/rng.h"
 #include "engine/game.h"
-#include "engine/rng.h"
 
 namespace lcfr::engine {
 

@@ -4,8 +4,9 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <span>
 
-#include "engine/strings.h"
+#include "base/strings.h"
 
 namespace lcfr::engine {
 namespace {
@@ -127,18 +128,12 @@ absl::StatusOr<State> LostCities::DealFromDeck(std::span<const Card> deck) const
 
 std::vector<Card> LostCities::ShuffledDeck(Rng& rng) const {
   std::vector<Card> deck = SortedDeck();
-  for (size_t i = deck.size() - 1; i > 0; --i) {
-    const uint32_t j = rng.Uniform(static_cast<uint32_t>(i + 1));
-    std::swap(deck[i], deck[j]);
-  }
+  Shuffle(deck, rng);
   return deck;
 }
 
 void LostCities::ShuffleRemainingDeck(State& s, Rng& rng) {
-  for (int i = s.deck_size - 1; i > 0; --i) {
-    const uint32_t j = rng.Uniform(static_cast<uint32_t>(i + 1));
-    std::swap(s.deck[i], s.deck[j]);
-  }
+  Shuffle(std::span<Card>(s.deck.data(), s.deck_size), rng);
 }
 
 State LostCities::Deal(Rng& rng) const {

@@ -27,10 +27,10 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "base/check.h"
+#include "base/rng.h"
 #include "engine/card.h"
-#include "engine/check.h"
 #include "engine/move.h"
-#include "engine/rng.h"
 #include "engine/rules.h"
 
 namespace lcfr::engine {

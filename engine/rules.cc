@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "engine/strings.h"
+#include "base/strings.h"
 
 namespace lcfr::engine {
 namespace {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <bit>
 
-#include "engine/check.h"
-#include "engine/strings.h"
+#include "base/check.h"
+#include "base/strings.h"
 
 namespace lcfr::engine {
 
@@ -23,10 +23,7 @@ int OpponentUnknownCards(const State& s) {
 
 State SampleWorld(const LostCities& game, const State& s, Rng& rng) {
   std::vector<Card> hidden = SortedHiddenCards(game, s);
-  for (size_t i = hidden.size(); i > 1; --i) {
-    const uint32_t j = rng.Uniform(static_cast<uint32_t>(i));
-    std::swap(hidden[i - 1], hidden[j]);
-  }
+  Shuffle(hidden, rng);
   State world = s;
   const int opponent = 1 - s.player;
   // The opponent's hand: its known cards, then the first unknown-count hidden cards.
@@ -45,35 +42,6 @@ State SampleWorld(const LostCities& game, const State& s, Rng& rng) {
   // The deck: the rest, in the shuffled order.
   std::copy(hidden.begin() + unknown, hidden.end(), world.deck.begin());
   std::fill(world.deck.begin() + world.deck_size, world.deck.end(), kNoCard);
-  return world;
-}
-
-double OpponentHandMatch(const State& world, const State& truth) {
-  const int opponent = 1 - truth.player;
-  const int unknown = OpponentUnknownCards(truth);
-  if (unknown == 0) return -1;
-  auto has = [](const State& s, int p, Card card) {
-    const auto begin = s.hand[p].begin();
-    return std::find(begin, begin + s.hand_count[p], card) != begin + s.hand_count[p];
-  };
-  int matched = 0;
-  for (int j = 0; j < world.hand_count[opponent]; ++j) {
-    const Card card = world.hand[opponent][j];
-    if ((world.known[opponent][CardColor(card)] >> CardIndex(card)) & 1) continue;
-    matched += has(truth, opponent, card);
-  }
-  return static_cast<double>(matched) / unknown;
-}
-
-State OracleWorld(const State& s) {
-  State world = s;  // the hands stay sorted, as the engine keeps them
-  std::fill(world.deck.begin() + world.deck_size, world.deck.end(), kNoCard);
-  return world;
-}
-
-State OracleHandWorld(const State& s, Rng& rng) {
-  State world = OracleWorld(s);
-  LostCities::ShuffleRemainingDeck(world, rng);  // only the deck's first deck_size cards
   return world;
 }
 
@@ -112,10 +80,7 @@ absl::StatusOr<WorldHistory> SampleWorldHistory(const LostCities& game, const St
   // The hidden cards, shuffled as SampleWorld shuffles them: the first `unknown` fill the
   // opponent's unknown slots, the rest are the deck (bottom first).
   std::vector<Card> hidden = SortedHiddenCards(game, s);
-  for (size_t i = hidden.size(); i > 1; --i) {
-    const uint32_t j = rng.Uniform(static_cast<uint32_t>(i));
-    std::swap(hidden[i - 1], hidden[j]);
-  }
+  Shuffle(hidden, rng);
   const int unknown = OpponentUnknownCards(s);
   if (static_cast<int>(hidden.size()) - unknown != s.deck_size) {
     return bad("the hidden cards do not fill the opponent's unknown slots and the deck");

@@ -1,4 +1,4 @@
-// Worlds for search at play time (training/search.h): full states that agree with everything
+// Worlds for search at play time (search/): full states that agree with everything
 // the player to move knows, the rest dealt at random.
 //
 // What the mover knows of a Lost Cities state: its own hand, both expeditions, the discard piles
@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "base/rng.h"
 #include "engine/card.h"
 #include "engine/lost_cities.h"
 #include "engine/move.h"
-#include "engine/rng.h"
 
 namespace lcfr::engine {
 
@@ -35,23 +35,7 @@ int OpponentUnknownCards(const State& s);
 // world cannot be undone past its start.
 State SampleWorld(const LostCities& game, const State& s, Rng& rng);
 
-// A world that cheats, for diagnostics (the search's --oracle-hand): `s` with the opponent's true
-// hand, and only the deck's order drawn anew (uniformly; past its size cleared, as SampleWorld
-// does). What a search over it gains over SampleWorld's worlds bounds what any belief over the
-// opponent's hand could gain.
-State OracleHandWorld(const State& s, Rng& rng);
-
-// The true state itself (the search's --oracle-deck), the deck past its size cleared: a search
-// over it knows every hidden card, the deck's future order included (a clairvoyant's bound).
-State OracleWorld(const State& s);
-
-// A diagnostic of a world drawn for the player to move in `truth` (the true state): the share of
-// the world's unknown opponent cards (its hand less the cards known to be there) that the
-// opponent truly holds. Uniform worlds score OpponentUnknownCards(truth) / (that + the deck's
-// size) on average; a belief that knows more, more. -1 when the opponent has no unknown card.
-double OpponentHandMatch(const State& world, const State& truth);
-
-// ---- Worlds with a past (the belief of training/search.h) ----------------------------------
+// ---- Worlds with a past (search/opponent_inference.h, search/experimental/belief.h) -------
 //
 // A world with a past is a whole game, deal and moves, that agrees with everything one player
 // saw of the real one. What a player sees of a move: who made it, its kind, and the card moved,

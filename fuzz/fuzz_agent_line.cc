@@ -2,15 +2,17 @@
 // written and read back; and the line read as an action for a fixed state.
 #include <string>
 
-#include "engine/agent_protocol.h"
-#include "engine/bots.h"
+#include "base/rng.h"
 #include "engine/lost_cities.h"
-#include "engine/rng.h"
 #include "engine/worlds.h"
 #include "fuzz/fuzz_util.h"
+#include "io/agent_protocol.h"
+#include "play/bots.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace lcfr::engine;
+  using namespace lcfr::io;
+  using lcfr::Rng;
   const std::string_view line = lcfr::fuzz::Text(data, size);
   Rng rng(1);
   const auto obs = ParseObservation(line, rng);
@@ -31,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         lcfr::fuzz::Require(SampleWorldHistory(game, obs->state, obs->moves, any).ok(),
                             "parsed moves lead to the position in any game drawn");
       }
-      RandomBot player;
+      lcfr::play::RandomBot player;
       TellHistory(game, *obs, player);
     }
   }

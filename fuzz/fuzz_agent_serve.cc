@@ -1,4 +1,4 @@
-// The agent's serving loop (engine::ServeAgent, `lcfr agent`) driving players of fixed rules
+// The agent's serving loop (io::ServeAgent, `lcfr agent`) driving players of fixed rules
 // with lines of any rules: the input's first byte picks the player (a network player over a
 // stand-in network of the classic, 6-colour, 4-colour, 10-card-hand or 10-rank rules, sampled or
 // greedy, or a scripted bot), the rest is its input. Besides no crash and no sanitizer report
@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "engine/agent_protocol.h"
-#include "engine/agent_server.h"
-#include "engine/bots.h"
 #include "engine/lost_cities.h"
 #include "fuzz/fuzz_util.h"
+#include "io/agent_protocol.h"
+#include "io/agent_server.h"
+#include "play/bots.h"
 #include "play/policy_bot.h"
 #include "traversal/evaluators.h"
 
@@ -44,7 +44,7 @@ struct ModelPlayer {
   lcfr::play::PolicyBot bot;
 };
 
-lcfr::engine::Bot& Player(uint8_t pick) {
+lcfr::play::Bot& Player(uint8_t pick) {
   static const std::vector<Rules> rules = {Rules{}, Variant(6, 9, 2, 8), Variant(4, 9, 2, 8),
                                            Variant(5, 9, 2, 10), Variant(5, 10, 1, 8)};
   static std::vector<std::unique_ptr<ModelPlayer>> models = [] {
@@ -54,7 +54,7 @@ lcfr::engine::Bot& Player(uint8_t pick) {
     }
     return made;
   }();
-  static std::unique_ptr<lcfr::engine::Bot> scripted = *lcfr::engine::MakeBot("heuristic-balanced");
+  static std::unique_ptr<lcfr::play::Bot> scripted = *lcfr::play::MakeBot("heuristic-balanced");
   const size_t i = pick % (models.size() + 1);
   return i < models.size() ? models[i]->bot : *scripted;
 }
@@ -63,8 +63,10 @@ lcfr::engine::Bot& Player(uint8_t pick) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace lcfr::engine;
+  using namespace lcfr::io;
+  using lcfr::Rng;
   if (size == 0) return 0;
-  Bot& player = Player(data[0]);
+  lcfr::play::Bot& player = Player(data[0]);
   const std::string input(lcfr::fuzz::Text(data + 1, size - 1));
   std::istringstream in(input);
   std::ostringstream out, log;

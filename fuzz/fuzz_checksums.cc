@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-#include "engine/atomic_file.h"
+#include "base/atomic_file.h"
 #include "fuzz/fuzz_util.h"
 #include "training/checksums.h"
 

@@ -1,11 +1,13 @@
 // A games file (lcfr compare, written by eval and match --games-out): parse, then write what
 // parsed and parse it again.
-#include "engine/games_file.h"
-#include "engine/match.h"
 #include "fuzz/fuzz_util.h"
+#include "io/games_file.h"
+#include "play/match.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace lcfr::engine;
+  using namespace lcfr::io;
+  using namespace lcfr::play;
   const auto file = ParseGamesFile(lcfr::fuzz::Text(data, size), "fuzz.csv");
   if (!file.ok()) return 0;
   lcfr::fuzz::Require(!file->games.empty(), "a parsed file has games");

@@ -13,7 +13,7 @@
 #include <c10/cuda/CUDAStream.h>
 #endif
 
-#include "engine/check.h"
+#include "base/check.h"
 #include "inference/cards_net.h"
 #include "inference/policy_ops.h"
 #include "traversal/regret_matching.h"

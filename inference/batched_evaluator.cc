@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "engine/check.h"
+#include "base/check.h"
 #include "inference/backends.h"
 #include "inference/networks.h"
 #include "inference/snapshot.h"
@@ -99,7 +99,7 @@ class BatchedEvaluator : public traversal::Evaluator {
 }  // namespace
 
 absl::Status InferenceConfig::Validate() const {
-  return engine::CheckRanges<InferenceConfig>(*this, InferenceConfigFields(), "");
+  return CheckRanges<InferenceConfig>(*this, InferenceConfigFields(), "");
 }
 
 absl::StatusOr<Device> ResolveDevice(Device device) {

@@ -29,7 +29,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "engine/fields.h"
+#include "base/fields.h"
 #include "inference/model_store.h"
 #include "inference/network_config.h"
 #include "traversal/evaluator.h"
@@ -44,7 +44,7 @@ inline constexpr int kBf16MinRows = 16;
 // oneDNN's bf16 GEMM runs about 3.5x faster than fp32, benchmarks/README.md), fp32 otherwise
 // (small batches, CPUs without it, CUDA).
 enum class Precision { kFp32, kBf16, kAuto };
-inline constexpr engine::EnumName kPrecisionNames[] = {{"fp32", 0}, {"bf16", 1}, {"auto", 2}};
+inline constexpr EnumName kPrecisionNames[] = {{"fp32", 0}, {"bf16", 1}, {"auto", 2}};
 std::string_view PrecisionName(Precision precision);
 absl::StatusOr<Precision> ParsePrecision(std::string_view name);
 
@@ -63,8 +63,8 @@ struct InferenceConfig {
   absl::Status Validate() const;  // the field table's ranges; never probes the hardware
 };
 
-// InferenceConfig's field table (engine/fields.h).
-std::span<const engine::Field<InferenceConfig>> InferenceConfigFields();
+// InferenceConfig's field table (base/fields.h).
+std::span<const Field<InferenceConfig>> InferenceConfigFields();
 
 // kCpu or kCuda for a requested device; asking for cuda where there is none is an error that
 // says why (no CUDA in this libtorch build, or no visible device). Probes the hardware: call it

@@ -10,7 +10,7 @@
 #define LCFR_CARDS_KERNEL_X86 1
 #endif
 
-#include "engine/check.h"
+#include "base/check.h"
 
 namespace lcfr::inference {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <string>
 
+#include "base/stream_cat.h"
 #include "engine/lost_cities.h"
-#include "engine/stream_cat.h"
 
 namespace lcfr::inference {
 namespace {

@@ -3,7 +3,7 @@
 #include <ATen/ATen.h>
 #include <c10/core/InferenceMode.h>
 
-#include "engine/check.h"
+#include "base/check.h"
 #include "inference/networks.h"
 #include "inference/snapshot.h"
 

@@ -1,48 +1,47 @@
 #include "inference/network_config.h"
 
-#include "engine/stream_cat.h"
+#include "base/stream_cat.h"
 
 namespace lcfr::inference {
 
 namespace {
 
-constexpr engine::Field<NetworkConfig> kNetworkFields[] = {
-    engine::Choice<&NetworkConfig::architecture>(
+constexpr Field<NetworkConfig> kNetworkFields[] = {
+    Choice<&NetworkConfig::architecture>(
         "architecture", kArchitectureNames,
         "mlp (any game) | cards (Lost Cities: colour-shared, outputs bound to cards)"),
-    engine::Number("hidden_width", &NetworkConfig::hidden_width, 1, 65536,
-                   "units per hidden layer"),
-    engine::Number("hidden_layers", &NetworkConfig::hidden_layers, 0, 64, "hidden layers"),
-    engine::Choice<&NetworkConfig::activation>("activation", kActivationNames,
-                                               "activation of the hidden layers"),
+    Number("hidden_width", &NetworkConfig::hidden_width, 1, 65536, "units per hidden layer"),
+    Number("hidden_layers", &NetworkConfig::hidden_layers, 0, 64, "hidden layers"),
+    Choice<&NetworkConfig::activation>("activation", kActivationNames,
+                                       "activation of the hidden layers"),
 };
 
 }  // namespace
 
 std::string_view ArchitectureName(Architecture architecture) {
-  return engine::NameOf(kArchitectureNames, static_cast<int>(architecture));
+  return NameOf(kArchitectureNames, static_cast<int>(architecture));
 }
 
 std::string_view ActivationName(Activation activation) {
-  return engine::NameOf(kActivationNames, static_cast<int>(activation));
+  return NameOf(kActivationNames, static_cast<int>(activation));
 }
 
 absl::StatusOr<Activation> ParseActivation(std::string_view name) {
-  return engine::ParseEnum<Activation>(kActivationNames, name, "activation");
+  return ParseEnum<Activation>(kActivationNames, name, "activation");
 }
 
 std::string_view DeviceName(Device device) {
-  return engine::NameOf(kDeviceNames, static_cast<int>(device));
+  return NameOf(kDeviceNames, static_cast<int>(device));
 }
 
 absl::StatusOr<Device> ParseDevice(std::string_view name) {
-  return engine::ParseEnum<Device>(kDeviceNames, name, "device");
+  return ParseEnum<Device>(kDeviceNames, name, "device");
 }
 
-std::span<const engine::Field<NetworkConfig>> NetworkConfigFields() { return kNetworkFields; }
+std::span<const Field<NetworkConfig>> NetworkConfigFields() { return kNetworkFields; }
 
 absl::Status NetworkConfig::Validate() const {
-  return engine::CheckRanges<NetworkConfig>(*this, kNetworkFields, "");
+  return CheckRanges<NetworkConfig>(*this, kNetworkFields, "");
 }
 
 std::string NetworkShape::ToString() const {

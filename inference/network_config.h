@@ -10,19 +10,19 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "engine/fields.h"
+#include "base/fields.h"
 
 namespace lcfr::inference {
 
 enum class Activation { kRelu, kTanh, kSilu };
-inline constexpr engine::EnumName kActivationNames[] = {{"relu", 0}, {"tanh", 1}, {"silu", 2}};
+inline constexpr EnumName kActivationNames[] = {{"relu", 0}, {"tanh", 1}, {"silu", 2}};
 std::string_view ActivationName(Activation activation);  // "relu", "tanh", "silu"
 absl::StatusOr<Activation> ParseActivation(std::string_view name);
 
 // Where forwards or training run. kAuto: CUDA when a device is visible (ResolveDevice in
 // inference/batched_evaluator.h decides, at the composition root; configs never probe).
 enum class Device { kCpu, kCuda, kAuto };
-inline constexpr engine::EnumName kDeviceNames[] = {{"cpu", 0}, {"cuda", 1}, {"auto", 2}};
+inline constexpr EnumName kDeviceNames[] = {{"cpu", 0}, {"cuda", 1}, {"auto", 2}};
 std::string_view DeviceName(Device device);  // "cpu", "cuda", "auto"
 absl::StatusOr<Device> ParseDevice(std::string_view name);
 
@@ -30,7 +30,7 @@ absl::StatusOr<Device> ParseDevice(std::string_view name);
 // game); kCards, Lost Cities' colour-shared network with outputs bound to what an action is
 // (inference/cards_net.h).
 enum class Architecture { kMlp, kCards };
-inline constexpr engine::EnumName kArchitectureNames[] = {{"mlp", 0}, {"cards", 1}};
+inline constexpr EnumName kArchitectureNames[] = {{"mlp", 0}, {"cards", 1}};
 std::string_view ArchitectureName(Architecture architecture);  // "mlp", "cards"
 
 // A network of the given architecture and size. The bare default is the 128x2 MLP; the default
@@ -44,8 +44,8 @@ struct NetworkConfig {
   absl::Status Validate() const;  // the field table's ranges; errors name the field
 };
 
-// NetworkConfig's field table (engine/fields.h).
-std::span<const engine::Field<NetworkConfig>> NetworkConfigFields();
+// NetworkConfig's field table (base/fields.h).
+std::span<const Field<NetworkConfig>> NetworkConfigFields();
 
 // The Lost Cities rule dimensions the cards network reads its encoding by (engine/lost_cities.h's
 // layout); all 0 for the MLP.

@@ -11,9 +11,9 @@
 #include <cstring>
 #include <memory>
 
-#include "engine/atomic_file.h"
-#include "engine/error_text.h"
-#include "engine/stream_cat.h"
+#include "base/atomic_file.h"
+#include "base/error_text.h"
+#include "base/stream_cat.h"
 #include "inference/cards_net.h"
 
 namespace lcfr::inference {

@@ -65,7 +65,7 @@ struct NetworkSet {
 
 // The networks and their shape as the bytes of a networks file (libtorch serialization).
 absl::StatusOr<std::string> SerializeNetworks(const NetworkSet& networks);
-// Writes SerializeNetworks' bytes to `path`, atomically (engine/atomic_file.h).
+// Writes SerializeNetworks' bytes to `path`, atomically (base/atomic_file.h).
 absl::Status SaveNetworks(const NetworkSet& networks, const std::string& path);
 // Reads networks saved by SaveNetworks. With `expected`, a file whose shape differs is an error
 // naming the file, what it holds and what was expected.

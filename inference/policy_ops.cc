@@ -7,7 +7,7 @@
 #include <cmath>
 #include <limits>
 
-#include "engine/check.h"
+#include "base/check.h"
 #include "traversal/evaluator.h"
 
 namespace lcfr::inference {

@@ -6,7 +6,7 @@
 #include <array>
 #include <cstring>
 
-#include "engine/check.h"
+#include "base/check.h"
 #include "inference/networks.h"
 
 namespace lcfr::inference {

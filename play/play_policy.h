@@ -1,11 +1,13 @@
-// Which policy a network-backed player plays. Torch-free.
+// Which policy a network-backed player plays, and a model's card. Torch-free.
 #ifndef LCFR_PLAY_PLAY_POLICY_H_
 #define LCFR_PLAY_PLAY_POLICY_H_
 
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "base/fields.h"
 
 namespace lcfr::play {
 
@@ -27,6 +29,20 @@ struct PlayPolicy {
   static absl::StatusOr<PlayPolicy> Parse(std::string_view name);
   bool operator==(const PlayPolicy&) const = default;
 };
+
+// A model's card: how it plays by default, wherever its file lives (the `play:` section of its
+// YAML, training/config.h; lcfr agent, play and eval read it, and their flags override it).
+struct PlayCard {
+  std::string policy = "current";  // the play policy, by PlayPolicy's name
+  bool search = false;             // search every decision (agent, play)
+  // With the search, the rollouts' networks file, relative to the model's own file ("" = the
+  // model itself), and the rollouts a decision (0 = the search's default).
+  std::string rollout_model;
+  int rollouts = 0;
+  // The policy parses; the rollouts are in range.
+  absl::Status Validate() const;
+};
+std::span<const Field<PlayCard>> PlayCardFields();
 
 }  // namespace lcfr::play
 

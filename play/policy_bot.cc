@@ -2,24 +2,23 @@
 
 #include <bit>
 
-#include "engine/check.h"
+#include "base/check.h"
 #include "traversal/evaluator.h"
 #include "traversal/regret_matching.h"
 
 namespace lcfr::play {
 
 PolicyBot::PolicyBot(traversal::PolicyClient* policy, PlayPolicy play,
-                     const engine::LostCities& game, int network, int model)
+                     const engine::LostCities& game, int network)
     : policy_(policy),
       play_(play),
       rules_(game.rules()),
       network_(network),
-      model_(model),
       features_(game.EncodingSize()),
       outputs_(game.num_actions()),
       probabilities_(game.num_actions()) {}
 
-int PolicyBot::Act(const engine::LostCities& game, const engine::View& view, engine::Rng& rng) {
+int PolicyBot::Act(const engine::LostCities& game, const engine::View& view, Rng& rng) {
   // The buffers below (and the networks behind policy_) are sized by rules_.
   LCFR_CHECK(game.rules() == rules_)
       << "a network player of rules (" << engine::ToString(rules_) << ") handed a game of rules ("
@@ -33,11 +32,11 @@ int PolicyBot::Act(const engine::LostCities& game, const engine::View& view, eng
   ++decisions_;
   if (network == traversal::kStrategyNetwork) {
     // The strategy network's logits give the average strategy.
-    policy_->Evaluate(network, traversal::Head::kSoftmax, features_, legal, probabilities_, model_);
+    policy_->Evaluate(network, traversal::Head::kSoftmax, features_, legal, probabilities_);
   } else {
     // An advantage network's outputs give its player's current regret-matching strategy; the
     // raw outputs say whether regret matching fell back to the argmax.
-    policy_->Evaluate(network, traversal::Head::kRaw, features_, legal, outputs_, model_);
+    policy_->Evaluate(network, traversal::Head::kRaw, features_, legal, outputs_);
     bool positive = false;
     for (uint32_t m = legal; m; m &= m - 1) positive |= outputs_[std::countr_zero(m)] > 0;
     fallbacks_ += !positive;
@@ -65,7 +64,7 @@ int PolicyBot::Act(const engine::LostCities& game, const engine::View& view, eng
 
 double PolicyBot::Probability(const engine::LostCities& game, const engine::State& state,
                               int action) {
-  engine::Rng unused(0);
+  Rng unused(0);
   ActOnState(game, state, unused);  // fills probabilities_
   if (!play_.greedy) return probabilities_[action];
   // Greedy: uniform over the most probable legal actions.

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/bots.h"
 #include "engine/lost_cities.h"
+#include "play/bots.h"
 #include "play/play_policy.h"
 #include "traversal/fiber_batcher.h"
 
@@ -22,15 +22,13 @@ namespace lcfr::play {
 // feature and action buffers, and the networks behind the client, are sized by them, so it must
 // never be handed a game of other rules (BoundRules says which; Act checks it, always on).
 // Not thread-safe: one per fiber or thread.
-class PolicyBot : public engine::Bot {
+class PolicyBot : public play::Bot {
  public:
   // `network` >= 0 names the network outright (lcfr eval --network); -1: the play policy's.
-  // `model`: the network set (traversal::PolicyRequest::model; 0 but for the search's opponent
-  // rollout model).
   PolicyBot(traversal::PolicyClient* policy, PlayPolicy play, const engine::LostCities& game,
-            int network = -1, int model = 0);
+            int network = -1);
   // Aborts with both rule sets when `game` has other rules than the bot's.
-  int Act(const engine::LostCities& game, const engine::View& view, engine::Rng& rng) override;
+  int Act(const engine::LostCities& game, const engine::View& view, Rng& rng) override;
   // The distribution Act plays from: the policy's, or with greedy play uniform over its most
   // probable legal actions (one policy call).
   double Probability(const engine::LostCities& game, const engine::State& state,
@@ -49,7 +47,6 @@ class PolicyBot : public engine::Bot {
   PlayPolicy play_;
   engine::Rules rules_;
   int network_;
-  int model_;
   std::vector<float> features_;
   std::vector<float> outputs_;
   std::vector<float> probabilities_;

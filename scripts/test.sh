@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite (README's test command; .ci/run calls it). Installs what is missing,
-# checks the formatting, builds Release with libtorch and runs every test, then builds the
+# checks the formatting, builds Release with libtorch and runs the suites that need it (the
+# networks, the trainer, the CLI, bad-input, golden and multi-process tests), then builds the
 # torch-free targets with AddressSanitizer + UndefinedBehaviorSanitizer (DCHECKs on) and runs
-# their tests, and the threaded ones (batcher, worker threads) under ThreadSanitizer, and runs
-# every libFuzzer target of fuzz/ for a few seconds (clang).
+# their suites there (each check runs once, in the stricter build), runs the threaded ones
+# (batcher, worker threads, the search's workers) under ThreadSanitizer, and runs every
+# libFuzzer target of fuzz/ for a few seconds (clang).
 #
 #   scripts/test.sh                 everything
 #   scripts/test.sh --fast          only the torch-free targets, no sanitizers (inner loop)
@@ -30,8 +32,11 @@ fi
 
 bash "$LCFR_ROOT/scripts/setup.sh"
 bash "$LCFR_ROOT/scripts/format_check.sh"
+# The torch-free suites run once: under the sanitizers below, or here with --no-sanitize.
+torch_free_here=$([[ $mode == all ]] && echo OFF || echo ON)
 log "building (Release, with libtorch) in build/"
-configure_and_build "$LCFR_ROOT/build" -DCMAKE_PREFIX_PATH="$(torch_prefix_path)"
+configure_and_build "$LCFR_ROOT/build" -DCMAKE_PREFIX_PATH="$(torch_prefix_path)" \
+  -DLCFR_TORCH_FREE_TESTS="$torch_free_here"
 log "running the tests"
 (cd "$LCFR_ROOT/build" && ctest --output-on-failure -j "$(nproc)")
 
@@ -43,16 +48,18 @@ if [[ $mode == all ]]; then
   (cd "$LCFR_ROOT/build-asan" &&
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
       ctest --output-on-failure -j "$(nproc)")
-  log "building the traversal tests with ThreadSanitizer in build-tsan/"
+  log "building the threaded tests (traversal, search) with ThreadSanitizer in build-tsan/"
   mkdir -p "$LCFR_ROOT/build-tsan"
   cmake -S "$LCFR_ROOT" -B "$LCFR_ROOT/build-tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DLCFR_WITH_TORCH=OFF -DLCFR_SANITIZE_THREAD=ON -DLCFR_BUILD_BENCHMARKS=OFF \
     > "$LCFR_ROOT/build-tsan/configure.log" 2>&1 ||
     { cat "$LCFR_ROOT/build-tsan/configure.log" >&2; die "cmake configure failed (build-tsan)"; }
-  cmake --build "$LCFR_ROOT/build-tsan" --target traversal_tests -j "$(nproc)"
-  log "running the threaded tests (batcher, worker threads) under ThreadSanitizer"
+  cmake --build "$LCFR_ROOT/build-tsan" --target traversal_tests search_tests -j "$(nproc)"
+  log "running the threaded tests (batcher, worker threads, search workers) under ThreadSanitizer"
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     "$LCFR_ROOT/build-tsan/tests/traversal/traversal_tests" "[batcher],[threads]"
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    "$LCFR_ROOT/build-tsan/tests/search/search_tests" "[threads]"
   log "building the fuzz targets (clang, libFuzzer + ASan + UBSan) in build-fuzz/"
   CC=clang CXX=clang++ LCFR_BUILD_TYPE=RelWithDebInfo configure_and_build "$LCFR_ROOT/build-fuzz" \
     -DLCFR_WITH_TORCH=OFF -DLCFR_SANITIZE=ON -DLCFR_FUZZ=ON -DLCFR_BUILD_BENCHMARKS=OFF \

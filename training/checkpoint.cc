@@ -5,11 +5,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "engine/files.h"
+#include "base/files.h"
+#include "base/stream_cat.h"
 #include "engine/kuhn.h"
 #include "engine/leduc.h"
 #include "engine/lost_cities.h"
-#include "engine/stream_cat.h"
 #include "inference/batched_evaluator.h"
 #include "inference/networks.h"
 #include "training/checksums.h"

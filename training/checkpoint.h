@@ -7,8 +7,9 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "engine/bots.h"
 #include "inference/model_store.h"
+#include "play/bots.h"
+#include "play/policy_bot.h"
 #include "training/config.h"
 #include "training/evaluation.h"
 #include "traversal/evaluator.h"
@@ -41,7 +42,7 @@ std::string DefaultStudentPath();
 // A Lost Cities bot that plays a checkpoint's policy (play/play_policy.h; by default the
 // strategy network's average strategy, sampled), one fp32 forward per decision on the CPU (for
 // `lcfr agent` and `lcfr play`). Not thread-safe.
-class CheckpointBot : public engine::Bot {
+class CheckpointBot : public play::Bot {
  public:
   // Errors: the path holds no checkpoint, or one of another game.
   static absl::StatusOr<std::unique_ptr<CheckpointBot>> Load(const std::string& path,
@@ -50,7 +51,7 @@ class CheckpointBot : public engine::Bot {
   static absl::StatusOr<std::unique_ptr<CheckpointBot>> FromPolicy(CheckpointPolicy policy,
                                                                    play::PlayPolicy play = {});
 
-  int Act(const engine::LostCities& game, const engine::View& view, engine::Rng& rng) override {
+  int Act(const engine::LostCities& game, const engine::View& view, Rng& rng) override {
     return player_->Act(game, view, rng);
   }
   std::string Name() const override { return directory_; }

@@ -10,10 +10,10 @@
 #include <cstring>
 #include <vector>
 
-#include "engine/atomic_file.h"
-#include "engine/files.h"
-#include "engine/json_bounds.h"
-#include "engine/stream_cat.h"
+#include "base/atomic_file.h"
+#include "base/files.h"
+#include "base/json_bounds.h"
+#include "base/stream_cat.h"
 #include "nlohmann/json.hpp"
 
 namespace lcfr::training {

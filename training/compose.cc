@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "engine/check.h"
-#include "engine/files.h"
-#include "engine/strings.h"
+#include "base/check.h"
+#include "base/files.h"
+#include "base/strings.h"
 #include "traversal/evaluator.h"
 #include "traversal/fiber_batcher.h"
 
@@ -42,7 +42,7 @@ absl::StatusOr<Evaluators> MakeEvaluators(std::shared_ptr<const inference::Model
   return evaluators;
 }
 
-std::function<std::unique_ptr<traversal::Evaluator>(int worker)> HandOut(Evaluators& evaluators) {
+traversal::EvaluatorFactory HandOut(Evaluators& evaluators) {
   return [&evaluators](int worker) {
     LCFR_CHECK(worker >= 0 && static_cast<size_t>(worker) < evaluators.size());
     LCFR_CHECK(evaluators[worker] != nullptr)
@@ -52,13 +52,13 @@ std::function<std::unique_ptr<traversal::Evaluator>(int worker)> HandOut(Evaluat
 }
 
 inference::InferenceConfig ForSearch(const inference::InferenceConfig& inference,
-                                     const SearchConfig& config) {
+                                     const search::SearchConfig& config) {
   inference::InferenceConfig capped = inference;
   capped.max_rows = std::min(inference.max_rows, config.width);
   return capped;
 }
 
-int64_t EstimateSearchBytes(const SearchConfig& config, int players,
+int64_t EstimateSearchBytes(const search::SearchConfig& config, int players,
                             std::span<const inference::ModelStore* const> models) {
   const int64_t width = config.width;
   const int batchers = models.size() > 1 ? 2 : 1;  // a rollout model runs on a batcher of its own
@@ -84,18 +84,13 @@ absl::Status CheckSearchMemory(int64_t bytes, const std::string& flags) {
       " MiB of memory available: lower ", flags));
 }
 
-absl::StatusOr<std::unique_ptr<SearchPlayer>> MakeSearchPlayer(
-    const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
-    std::shared_ptr<const inference::ModelStore> store,
+absl::StatusOr<std::unique_ptr<search::SearchPlayer>> MakeSearchPlayer(
+    const engine::LostCities& game, const search::Blueprint& blueprint,
+    const search::SearchConfig& config, std::shared_ptr<const inference::ModelStore> store,
     std::shared_ptr<const inference::ModelStore> rollout_store,
-    std::shared_ptr<const inference::ModelStore> opponent_rollout_store,
     const inference::InferenceConfig& inference) {
-  EvaluatorFactory factory, rollout_factory, opponent_factory;
-  // Handed out to the player's workers in Create.
-  Evaluators evaluators, rollout_evaluators, opponent_evaluators;
-  // One evaluator per worker for `from`'s networks, handed out by `out` (none without a store).
   std::vector<const inference::ModelStore*> models;
-  for (const auto* s : {&store, &rollout_store, &opponent_rollout_store}) {
+  for (const auto* s : {&store, &rollout_store}) {
     if (*s) models.push_back(s->get());
   }
   if (absl::Status fits =
@@ -103,10 +98,14 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> MakeSearchPlayer(
       !fits.ok()) {
     return fits;
   }
+  // One evaluator per worker for `from`'s networks, handed out by `out` (none without a store);
+  // the player takes them in Create.
   const inference::InferenceConfig search_inference = ForSearch(inference, config);
+  Evaluators evaluators, rollout_evaluators;
+  traversal::EvaluatorFactory factory, rollout_factory;
   auto wire = [&config, &search_inference](std::shared_ptr<const inference::ModelStore> from,
                                            Evaluators& made,
-                                           EvaluatorFactory& out) -> absl::Status {
+                                           traversal::EvaluatorFactory& out) -> absl::Status {
     if (!from) return absl::OkStatus();
     absl::StatusOr<Evaluators> built =
         MakeEvaluators(std::move(from), search_inference, config.workers);
@@ -120,12 +119,7 @@ absl::StatusOr<std::unique_ptr<SearchPlayer>> MakeSearchPlayer(
       !s.ok()) {
     return s;
   }
-  if (absl::Status s =
-          wire(std::move(opponent_rollout_store), opponent_evaluators, opponent_factory);
-      !s.ok()) {
-    return s;
-  }
-  return SearchPlayer::Create(game, blueprint, config, factory, rollout_factory, opponent_factory);
+  return search::SearchPlayer::Create(game, blueprint, config, factory, rollout_factory);
 }
 
 }  // namespace lcfr::training

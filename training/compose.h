@@ -16,8 +16,9 @@
 #include "engine/leduc.h"
 #include "engine/lost_cities.h"
 #include "inference/batched_evaluator.h"
+#include "search/config.h"
+#include "search/player.h"
 #include "training/config.h"
-#include "training/search.h"
 
 namespace lcfr::training {
 
@@ -82,7 +83,7 @@ absl::StatusOr<Evaluators> MakeEvaluators(std::shared_ptr<const inference::Model
 // at the search's width, since a worker's batcher never sends more rows than it has fibers (the
 // blueprint's own call sends one). Its staging is then sized by the width, not by max_rows.
 inference::InferenceConfig ForSearch(const inference::InferenceConfig& inference,
-                                     const SearchConfig& config);
+                                     const search::SearchConfig& config);
 
 // The memory a search holds at its largest, estimated before anything is built: `players`
 // searching players (eval: one per game thread; agent and play: one), each of config.workers
@@ -90,7 +91,7 @@ inference::InferenceConfig ForSearch(const inference::InferenceConfig& inference
 // when the rollouts have a model of their own) and an evaluator of each of `models` (its staging
 // for config.width rows of every network, a copy of its weights). Measured against the process's
 // size (docs/search.md, "Memory"), it errs on the high side: stacks are counted whole.
-int64_t EstimateSearchBytes(const SearchConfig& config, int players,
+int64_t EstimateSearchBytes(const search::SearchConfig& config, int players,
                             std::span<const inference::ModelStore* const> models);
 // OK when `bytes` fits in the memory the system has available (AvailableMemoryBytes; no check
 // where that is unknown); otherwise a ResourceExhausted error that gives both figures and names
@@ -99,18 +100,17 @@ absl::Status CheckSearchMemory(int64_t bytes, const std::string& flags);
 
 // A factory for TraversalRunner or PlayNetworkMatch that hands out `evaluators` by worker index,
 // each once. `evaluators` must outlive the factory's calls.
-std::function<std::unique_ptr<traversal::Evaluator>(int worker)> HandOut(Evaluators& evaluators);
+traversal::EvaluatorFactory HandOut(Evaluators& evaluators);
 
-// A searching player on `game` (lcfr agent, play; distill's expert iteration): the model's
-// evaluators (from `store`, one per search worker; null when no model plays) are built here on
-// `inference`'s device (resolved: kCpu or kCuda), the rollout model's from `rollout_store`
-// (--rollout-model; null without one) and the opponent rollout model's from
-// `opponent_rollout_store` (--opponent-rollout-model); the player owns them.
-absl::StatusOr<std::unique_ptr<SearchPlayer>> MakeSearchPlayer(
-    const engine::LostCities& game, const Blueprint& blueprint, const SearchConfig& config,
-    std::shared_ptr<const inference::ModelStore> store,
+// A searching player on `game` (lcfr agent, play): the model's evaluators (from `store`, one per
+// search worker; null when no model plays) are built here on `inference`'s device (resolved: kCpu
+// or kCuda), and the rollout model's from `rollout_store` (--rollout-model; null without one);
+// the player owns them. What its workers would hold is checked against the memory available
+// first (CheckSearchMemory).
+absl::StatusOr<std::unique_ptr<search::SearchPlayer>> MakeSearchPlayer(
+    const engine::LostCities& game, const search::Blueprint& blueprint,
+    const search::SearchConfig& config, std::shared_ptr<const inference::ModelStore> store,
     std::shared_ptr<const inference::ModelStore> rollout_store = nullptr,
-    std::shared_ptr<const inference::ModelStore> opponent_rollout_store = nullptr,
     const inference::InferenceConfig& inference = {});
 
 }  // namespace lcfr::training

@@ -8,21 +8,15 @@
 #include <sstream>
 #include <variant>
 
-#include "engine/bots.h"
-#include "engine/files.h"
-#include "engine/strings.h"
+#include "base/files.h"
+#include "base/strings.h"
+#include "play/bots.h"
 #include "play/play_policy.h"
 
 namespace lcfr::training {
 namespace {
 
 #include "training/default_config.inc"  // kDefaultConfigYaml, generated from configs/default.yaml
-
-using engine::Choice;
-using engine::Field;
-using engine::Flag;
-using engine::List;
-using engine::Number;
 
 // ---- The training-side components' tables ----------------------------------------------------
 
@@ -143,8 +137,8 @@ absl::Status SetFromYaml(S& s, const Field<S>& field, const YAML::Node& value,
                               ", got '", value.Scalar(), "'"));
     }
     if (!(x >= field.min && x <= field.max)) {
-      return bad(lcfr::StrCat(value.Scalar(), " is out of range [", engine::NumberText(field.min),
-                              ", ", engine::NumberText(field.max), "]"));
+      return bad(lcfr::StrCat(value.Scalar(), " is out of range [", NumberText(field.min), ", ",
+                              NumberText(field.max), "]"));
     }
     if constexpr (std::is_same_v<T, double>) {
       s.*member = x;
@@ -198,13 +192,11 @@ absl::Status SetFromYaml(S& s, const Field<S>& field, const YAML::Node& value,
       s.*m = items;
       return absl::OkStatus();
     }
-    absl::Status operator()(const engine::EnumMember<S>& m) {
-      if (!value.IsScalar())
-        return bad_(lcfr::StrCat("expected one of ", engine::JoinNames(field.names)));
-      const std::optional<int> parsed = engine::ValueOf(field.names, value.Scalar());
+    absl::Status operator()(const EnumMember<S>& m) {
+      if (!value.IsScalar()) return bad_(lcfr::StrCat("expected one of ", JoinNames(field.names)));
+      const std::optional<int> parsed = ValueOf(field.names, value.Scalar());
       if (!parsed) {
-        return bad_(
-            lcfr::StrCat("'", value.Scalar(), "' is not one of ", engine::JoinNames(field.names)));
+        return bad_(lcfr::StrCat("'", value.Scalar(), "' is not one of ", JoinNames(field.names)));
       }
       m.set(s, *parsed);
       return absl::OkStatus();
@@ -231,7 +223,7 @@ class Table {
       rows_.push_back(
           {{section, std::string(f.key), std::string(f.help),
             [project, f](const TrainConfig& c) {
-              return engine::ValueText(project(const_cast<TrainConfig&>(c)), f);
+              return ValueText(project(const_cast<TrainConfig&>(c)), f);
             }},
            [project, f, name](TrainConfig& c, const YAML::Node& value, const std::string& where) {
              return SetFromYaml(project(c), f, value, name, where);
@@ -305,6 +297,8 @@ const Table& TheTable() {
     t.Add<DistributedConfig>(
         "distributed", [](TrainConfig& c) -> DistributedConfig& { return c.distributed; },
         kDistributedFields);
+    t.Add<play::PlayCard>(
+        "play", [](TrainConfig& c) -> play::PlayCard& { return c.play; }, play::PlayCardFields());
     return t;
   }();
   return table;
@@ -402,14 +396,12 @@ absl::StatusOr<TrainConfig> ParseTree(const YAML::Node& root, const std::string&
 // A component's ranges, with the section named in the message.
 template <typename S>
 absl::Status Ranges(const S& s, std::span<const Field<S>> fields, const char* section) {
-  return engine::CheckRanges<S>(s, fields, lcfr::StrCat(section, "."));
+  return CheckRanges<S>(s, fields, lcfr::StrCat(section, "."));
 }
 
 }  // namespace
 
-std::string_view GameName(GameId game) {
-  return engine::NameOf(kGameNames, static_cast<int>(game));
-}
+std::string_view GameName(GameId game) { return NameOf(kGameNames, static_cast<int>(game)); }
 
 std::span<const ConfigField> ConfigFields() {
   static const std::vector<ConfigField> fields = [] {
@@ -492,6 +484,7 @@ absl::Status Validate(const TrainConfig& c) {
         lcfr::StrCat("network.architecture: cards is for Lost Cities, run.game is ",
                      GameName(c.run.game), " (use mlp)"));
   }
+  if (absl::Status s = c.play.Validate(); !s.ok()) return s;
   if (c.evaluation.policies.empty()) {
     return absl::InvalidArgumentError("evaluation.policies: at least one policy");
   }
@@ -502,9 +495,9 @@ absl::Status Validate(const TrainConfig& c) {
     }
   }
   for (const std::string& name : c.evaluation.opponents) {
-    if (!engine::MakeBot(name).ok()) {
+    if (!play::MakeBot(name).ok()) {
       return absl::InvalidArgumentError(lcfr::StrCat("evaluation.opponents: unknown bot '", name,
-                                                     "' (known: ", Join(engine::BotNames()), ")"));
+                                                     "' (known: ", Join(play::BotNames()), ")"));
     }
   }
   return absl::OkStatus();

@@ -1,5 +1,5 @@
 // The training run's configuration, composed of the components' own config structs: each
-// component owns its struct, its defaults and its field table (engine/fields.h), and this file
+// component owns its struct, its defaults and its field table (base/fields.h), and this file
 // only says which YAML section each one fills:
 //
 //   run          RunConfig                  (here)
@@ -11,6 +11,7 @@
 //   inference    inference::InferenceConfig (inference/batched_evaluator.h)
 //   memory       MemoryConfig, training OptimizerConfig, evaluation EvaluationConfig,
 //   distributed  DistributedConfig          (here)
+//   play         play::PlayCard             (play/play_policy.h: how its models play)
 //
 // The struct defaults are the default run's; a test keeps them equal to configs/default.yaml.
 // One table drives YAML parsing, `--set section.key=value` overrides, range checks, help and the
@@ -30,17 +31,18 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "engine/fields.h"
+#include "base/fields.h"
 #include "engine/rules.h"
 #include "inference/batched_evaluator.h"
 #include "inference/network_config.h"
+#include "play/play_policy.h"
 #include "traversal/cfr.h"
 #include "traversal/runner.h"
 
 namespace lcfr::training {
 
 enum class GameId { kLostCities, kKuhn, kLeduc };
-inline constexpr engine::EnumName kGameNames[] = {{"lost-cities", 0}, {"kuhn", 1}, {"leduc", 2}};
+inline constexpr EnumName kGameNames[] = {{"lost-cities", 0}, {"kuhn", 1}, {"leduc", 2}};
 std::string_view GameName(GameId game);  // "lost-cities", "kuhn", "leduc"
 
 struct RunConfig {
@@ -70,7 +72,7 @@ struct MemoryConfig {
 };
 
 enum class StrategyLoss { kMse, kCrossEntropy };
-inline constexpr engine::EnumName kStrategyLossNames[] = {{"mse", 0}, {"cross_entropy", 1}};
+inline constexpr EnumName kStrategyLossNames[] = {{"mse", 0}, {"cross_entropy", 1}};
 
 // Section `training`: how the networks are fitted.
 struct OptimizerConfig {
@@ -117,6 +119,9 @@ struct TrainConfig {
   OptimizerConfig training;
   EvaluationConfig evaluation;
   DistributedConfig distributed;
+  // How a model of this run plays by default (its card, play/play_policy.h): agent, play and
+  // eval read it from a checkpoint's or a model's YAML; training ignores it.
+  play::PlayCard play;
 };
 
 // One row of the composed table: a component's field, placed in its section.

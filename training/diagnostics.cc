@@ -10,11 +10,12 @@
 #include <thread>
 #include <vector>
 
-#include "engine/check.h"
-#include "engine/rng.h"
-#include "engine/stream_cat.h"
+#include "base/check.h"
+#include "base/rng.h"
+#include "base/stream_cat.h"
 #include "traversal/evaluator.h"
 #include "traversal/fiber_batcher.h"
+#include "traversal/fiber_tasks.h"
 #include "traversal/regret_matching.h"
 
 namespace lcfr::training {
@@ -70,9 +71,8 @@ class StateCheck {
     for (int r = 0; r < rollouts; ++r) {
       for (uint32_t m = legal; m; m &= m - 1) {
         const int a = std::countr_zero(m);
-        engine::Rng rng(
-            engine::DeriveSeed({options_.seed, 0x726f6c6c6f7574ULL /* "rollout" */,
-                                static_cast<uint64_t>(index), static_cast<uint64_t>(r)}));
+        Rng rng(DeriveSeed({options_.seed, 0x726f6c6c6f7574ULL /* "rollout" */,
+                            static_cast<uint64_t>(index), static_cast<uint64_t>(r)}));
         State t = s;
         LostCities::ShuffleRemainingDeck(t, rng);
         game_.ApplyUnchecked(t, a);
@@ -130,7 +130,7 @@ class StateCheck {
   // the game.
   State FixedState(int64_t index) {
     for (uint64_t attempt = 0;; ++attempt) {
-      engine::Rng rng(engine::DeriveSeed(
+      Rng rng(DeriveSeed(
           {options_.seed, 0x7374617465ULL /* "state" */, static_cast<uint64_t>(index), attempt}));
       State s = game_.Deal(rng);
       const int length =
@@ -154,7 +154,7 @@ class StateCheck {
                      std::span<float>(out.data(), num_actions_));
   }
 
-  int Sample(const std::array<float, 32>& p, uint32_t legal, engine::Rng& rng) {
+  int Sample(const std::array<float, 32>& p, uint32_t legal, Rng& rng) {
     const int a = traversal::SampleAction(std::span<const float>(p.data(), num_actions_), legal,
                                           0.0, rng.UniformDouble());
     LCFR_CHECK_GE(a, 0) << "the evaluator returned no probability on a legal action";
@@ -194,7 +194,7 @@ FitFigures Fit(std::span<const double> predicted, std::span<const double> truth,
 }
 
 absl::StatusOr<ValueCheckResult> CheckValueAccuracy(const engine::LostCities& game,
-                                                    const EvaluatorFactory& evaluators,
+                                                    const traversal::EvaluatorFactory& evaluators,
                                                     const ValueCheckOptions& options) {
   if (options.states < 1 || options.rollouts < 2 || options.workers < 1 || options.width < 1 ||
       options.start_depth_max < 0 || !(options.payoff_scale > 0)) {
@@ -205,11 +205,11 @@ absl::StatusOr<ValueCheckResult> CheckValueAccuracy(const engine::LostCities& ga
   const auto start = std::chrono::steady_clock::now();
   std::vector<StateFigures> per_state(options.states);
   const int workers = std::min(options.workers, options.states);
-  RunFiberTasks(evaluators, options.states, workers, options.width,
-                [&](int64_t i, traversal::PolicyClient& policy) {
-                  StateCheck check(game, options, policy);
-                  per_state[i] = check.Run(i);
-                });
+  traversal::RunFiberTasks(evaluators, options.states, workers, options.width,
+                           [&](int64_t i, traversal::PolicyClient& policy) {
+                             StateCheck check(game, options, policy);
+                             per_state[i] = check.Run(i);
+                           });
   std::vector<double> pq, tq, nq, pa, ta, na;
   ValueCheckResult result;
   result.states = options.states;

@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "engine/lost_cities.h"
 #include "training/evaluation.h"
+#include "traversal/evaluator.h"
 
 namespace lcfr::training {
 
@@ -61,7 +62,7 @@ struct ValueCheckResult {
 // Measures the value network of `evaluators` (kValueNetwork, raw outputs; the advantage networks
 // give the current policy). Deterministic given the options (but for `seconds`).
 absl::StatusOr<ValueCheckResult> CheckValueAccuracy(const engine::LostCities& game,
-                                                    const EvaluatorFactory& evaluators,
+                                                    const traversal::EvaluatorFactory& evaluators,
                                                     const ValueCheckOptions& options);
 
 // The R^2 and RMSE of `predicted` against `truth`, and the share of truth's variance that its

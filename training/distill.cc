@@ -14,14 +14,15 @@
 #include <thread>
 #include <utility>
 
-#include "engine/atomic_file.h"
-#include "engine/check.h"
+#include "base/atomic_file.h"
+#include "base/check.h"
+#include "base/rng.h"
+#include "base/stream_cat.h"
 #include "engine/lost_cities.h"
-#include "engine/rng.h"
-#include "engine/stream_cat.h"
 #include "inference/batched_evaluator.h"
 #include "inference/model_store.h"
 #include "inference/networks.h"
+#include "play/policy_bot.h"
 #include "training/compose.h"
 #include "training/config.h"
 #include "training/distributed.h"
@@ -30,6 +31,7 @@
 #include "training/memory.h"
 #include "training/model_files.h"
 #include "traversal/evaluator.h"
+#include "traversal/fiber_tasks.h"
 #include "traversal/regret_matching.h"
 #include "traversal/samples.h"
 
@@ -43,7 +45,6 @@ constexpr int kWidth = 64;                                // games or states in 
 
 // A decision of the teacher's games, as the networks read it.
 struct Position {
-  engine::State state;      // the game's state (expert iteration searches from it)
   engine::View view;        // the mover's infoset
   engine::View value_view;  // what the value network reads (the infoset, or ESCHER's history)
   uint32_t legal = 0;
@@ -77,22 +78,23 @@ absl::StatusOr<std::vector<Outputs>> AskNetworks(const engine::LostCities& game,
   if (!evaluators.ok()) return evaluators.status();
   std::vector<Outputs> outputs(positions.size());
   const int n = game.num_actions();
-  RunFiberTasks(HandOut(*evaluators), static_cast<int64_t>(positions.size()), workers, kWidth,
-                [&](int64_t i, traversal::PolicyClient& policy) {
-                  const Position& p = positions[i];
-                  Outputs& o = outputs[i];
-                  std::vector<float> features(game.EncodingSize());
-                  game.Encode(p.view, features);
-                  policy.Evaluate(traversal::AdvantageNetwork(p.mover), traversal::Head::kRaw,
-                                  features, p.legal, std::span<float>(o.advantage.data(), n));
-                  policy.Evaluate(traversal::kStrategyNetwork, traversal::Head::kRaw, features,
-                                  p.legal, std::span<float>(o.strategy.data(), n));
-                  if (value) {
-                    game.Encode(p.value_view, features);
-                    policy.Evaluate(traversal::kValueNetwork, traversal::Head::kRaw, features,
-                                    p.legal, std::span<float>(o.value.data(), n));
-                  }
-                });
+  traversal::RunFiberTasks(
+      HandOut(*evaluators), static_cast<int64_t>(positions.size()), workers, kWidth,
+      [&](int64_t i, traversal::PolicyClient& policy) {
+        const Position& p = positions[i];
+        Outputs& o = outputs[i];
+        std::vector<float> features(game.EncodingSize());
+        game.Encode(p.view, features);
+        policy.Evaluate(traversal::AdvantageNetwork(p.mover), traversal::Head::kRaw, features,
+                        p.legal, std::span<float>(o.advantage.data(), n));
+        policy.Evaluate(traversal::kStrategyNetwork, traversal::Head::kRaw, features, p.legal,
+                        std::span<float>(o.strategy.data(), n));
+        if (value) {
+          game.Encode(p.value_view, features);
+          policy.Evaluate(traversal::kValueNetwork, traversal::Head::kRaw, features, p.legal,
+                          std::span<float>(o.value.data(), n));
+        }
+      });
   return outputs;
 }
 
@@ -158,96 +160,12 @@ absl::Status DistillConfig::Validate() const {
     return absl::InvalidArgumentError(
         lcfr::StreamCat("--workers must be in [1, 1024], got ", workers));
   }
-  if (search_states < 0 || search_states > 10'000'000) {
-    return absl::InvalidArgumentError(
-        lcfr::StreamCat("--search-states must be in [0, 10000000], got ", search_states));
-  }
-  if (search_states > 0) {
-    if (play.source != play::PlayPolicy::Source::kCurrent || play.greedy) {
-      return absl::InvalidArgumentError(lcfr::StreamCat(
-          "--search-states needs --policy current (expert iteration fits the advantage networks "
-          "to the current policy, sampled, as the search improves it), got ",
-          play.Name()));
-    }
-    if (absl::Status s = search.Validate(); !s.ok()) return s;
-  }
   return absl::OkStatus();
 }
 
-namespace {
-
-// Expert iteration: searches train[picked[k]] for every k on config.workers threads, each with
-// its own SearchPlayer; returns per picked state the blueprint's draw and the search's choice.
-absl::StatusOr<std::vector<std::pair<int, int>>> SearchStates(
-    const engine::LostCities& game, const CheckpointPolicy& teacher, const DistillConfig& config,
-    std::shared_ptr<const inference::ModelStore> rollout_model, const std::vector<Position>& train,
-    const std::vector<int64_t>& picked, const std::function<void(const std::string&)>& say) {
-  Blueprint blueprint;
-  blueprint.play = config.play;
-  blueprint.SetValue(teacher.config.traversal.cfr);
-  SearchConfig search = config.search;
-  search.workers = 1;  // one player per thread
-  const int threads =
-      static_cast<int>(std::min<int64_t>(config.workers, std::max<size_t>(1, picked.size())));
-  std::vector<std::unique_ptr<SearchPlayer>> players;
-  for (int t = 0; t < threads; ++t) {
-    absl::StatusOr<std::unique_ptr<SearchPlayer>> player =
-        MakeSearchPlayer(game, blueprint, search, teacher.store, rollout_model);
-    if (!player.ok()) return player.status();
-    players.push_back(*std::move(player));
-  }
-  std::vector<std::pair<int, int>> choices(picked.size());
-  std::mutex mu;
-  int64_t done = 0;
-  const int64_t step = std::max<int64_t>(1, static_cast<int64_t>(picked.size()) / 20);
-  const Clock::time_point start = Clock::now();
-  std::vector<std::thread> pool;
-  const int64_t n = static_cast<int64_t>(picked.size());
-  for (int t = 0; t < threads; ++t) {
-    pool.emplace_back([&, t] {
-      const int64_t begin = n * t / threads, end = n * (t + 1) / threads;
-      for (int64_t k = begin; k < end; ++k) {
-        engine::Rng rng(
-            engine::DeriveSeed({config.seed, kDistillStream, 0x736561726368ULL,  // "search"
-                                static_cast<uint64_t>(picked[k])}));
-        const int c = players[t]->ActOnState(game, train[picked[k]].state, rng);
-        choices[k] = {players[t]->last_decision().blueprint, c};
-        std::lock_guard<std::mutex> lock(mu);
-        if (++done % step == 0 || done == n) {
-          const double elapsed = Seconds(start);
-          say(lcfr::StreamCat(
-              "distill: searched ", done, "/", n, " states, ", static_cast<int>(elapsed),
-              " s, about ",
-              static_cast<int>(elapsed / static_cast<double>(done) * static_cast<double>(n - done)),
-              " s to go"));
-        }
-      }
-    });
-  }
-  for (std::thread& th : pool) th.join();
-  return choices;
-}
-
-// Expert iteration's shift of a target where the search left the blueprint's draw b for c: the
-// range of the teacher's advantages over the legal actions (at least kMinShift), so that one
-// shift can carry c above every other action and b below, whatever the state's scale.
-float ExpertShift(const std::array<float, kMaxActions>& advantage, uint32_t legal) {
-  constexpr float kMinShift = 1e-3f;
-  float lo = std::numeric_limits<float>::infinity(), hi = -lo;
-  for (uint32_t m = legal; m; m &= m - 1) {
-    const int a = std::countr_zero(m);
-    lo = std::min(lo, advantage[a]);
-    hi = std::max(hi, advantage[a]);
-  }
-  return std::max(kMinShift, hi - lo);
-}
-
-}  // namespace
-
 absl::StatusOr<DistillResult> Distill(const CheckpointPolicy& teacher, const DistillConfig& config,
                                       const std::string& out,
-                                      const std::function<void(const std::string&)>& log,
-                                      std::shared_ptr<const inference::ModelStore> rollout_model) {
+                                      const std::function<void(const std::string&)>& log) {
   if (absl::Status s = config.Validate(); !s.ok()) return s;
   auto say = [&log](const std::string& line) {
     if (log) log(line);
@@ -259,12 +177,6 @@ absl::StatusOr<DistillResult> Distill(const CheckpointPolicy& teacher, const Dis
   }
   const absl::StatusOr<ModelFiles> files = ModelFilesOf(out, "--out");
   if (!files.ok()) return files.status();
-  const bool expert = config.search_states > 0;
-  if (expert && config.search.rollout_model.empty() != (rollout_model == nullptr)) {
-    return absl::InvalidArgumentError(
-        "distill: the search's rollout model must be named (--rollout-model) exactly when its "
-        "networks are given");
-  }
   DistillResult result;
   result.networks_path = files->networks;
   result.config_path = files->config;
@@ -293,27 +205,26 @@ absl::StatusOr<DistillResult> Distill(const CheckpointPolicy& teacher, const Dis
   {
     absl::StatusOr<Evaluators> evaluators = Fp32Evaluators(teacher.store, config.workers);
     if (!evaluators.ok()) return evaluators.status();
-    RunFiberTasks(HandOut(*evaluators), config.games, config.workers, kWidth,
-                  [&](int64_t i, traversal::PolicyClient& policy) {
-                    engine::Rng rng(engine::DeriveSeed(
-                        {config.seed, kDistillStream, static_cast<uint64_t>(i)}));
-                    engine::State s = game.Deal(rng);
-                    play::PolicyBot bot(&policy, config.play, game);
-                    std::vector<Position>& positions = per_game[i];
-                    while (!engine::LostCities::IsTerminal(s)) {
-                      Position& p = positions.emplace_back();
-                      p.state = s;
-                      game.MoverView(s, p.view);
-                      if (history) {
-                        game.HistoryView(s, p.value_view);
-                      } else {
-                        p.value_view = p.view;
-                      }
-                      p.legal = game.LegalMask(s);
-                      p.mover = engine::LostCities::CurrentPlayer(s);
-                      game.ApplyUnchecked(s, bot.ActOnState(game, s, rng));
-                    }
-                  });
+    traversal::RunFiberTasks(
+        HandOut(*evaluators), config.games, config.workers, kWidth,
+        [&](int64_t i, traversal::PolicyClient& policy) {
+          Rng rng(DeriveSeed({config.seed, kDistillStream, static_cast<uint64_t>(i)}));
+          engine::State s = game.Deal(rng);
+          play::PolicyBot bot(&policy, config.play, game);
+          std::vector<Position>& positions = per_game[i];
+          while (!engine::LostCities::IsTerminal(s)) {
+            Position& p = positions.emplace_back();
+            game.MoverView(s, p.view);
+            if (history) {
+              game.HistoryView(s, p.value_view);
+            } else {
+              p.value_view = p.view;
+            }
+            p.legal = game.LegalMask(s);
+            p.mover = engine::LostCities::CurrentPlayer(s);
+            game.ApplyUnchecked(s, bot.ActOnState(game, s, rng));
+          }
+        });
   }
   const int train_games = config.games - config.holdout_games;
   std::vector<Position> train, holdout;
@@ -333,54 +244,6 @@ absl::StatusOr<DistillResult> Distill(const CheckpointPolicy& teacher, const Dis
   result.play_seconds = Seconds(play_start);
   say(lcfr::StreamCat("distill: ", result.train_states, " states to fit, ", result.holdout_states,
                       " held out (", static_cast<int>(result.play_seconds), " s)"));
-
-  // Expert iteration: the advantage networks' targets shifted toward the search's choices.
-  std::vector<Position> deviated;    // the searched states where the search left b
-  std::vector<int> deviated_choice;  //   and its choice there
-  if (expert) {
-    const int n = game.num_actions();
-    // The searched states: a uniform draw of search_states of the training states, in order.
-    std::vector<int64_t> picked(train.size());
-    for (size_t i = 0; i < train.size(); ++i) picked[i] = static_cast<int64_t>(i);
-    const int64_t count = std::min<int64_t>(config.search_states, picked.size());
-    engine::Rng pick_rng(engine::DeriveSeed({config.seed, kDistillStream, 0x7069636bULL}));
-    for (int64_t k = 0; k < count; ++k) {  // a partial Fisher-Yates shuffle
-      const int64_t j =
-          k + pick_rng.Uniform(static_cast<uint32_t>(static_cast<int64_t>(picked.size()) - k));
-      std::swap(picked[k], picked[j]);
-    }
-    picked.resize(count);
-    std::sort(picked.begin(), picked.end());
-    say(lcfr::StreamCat("distill: expert iteration: searching ", count, " of the ", train.size(),
-                        " training states (", config.search.rollouts, " rollouts a state",
-                        config.search.rollout_model.empty() ? "" : ", by ",
-                        config.search.rollout_model, ") ..."));
-    const Clock::time_point search_start = Clock::now();
-    absl::StatusOr<std::vector<std::pair<int, int>>> choices =
-        SearchStates(game, teacher, config, rollout_model, train, picked, say);
-    if (!choices.ok()) return choices.status();
-    result.search_seconds = Seconds(search_start);
-    result.searched_states = count;
-    for (int64_t k = 0; k < count; ++k) {
-      const auto [b, c] = (*choices)[k];
-      if (b == c) continue;
-      ++result.search_deviations;
-      std::array<float, kMaxActions>& t = (*targets)[picked[k]].advantage;
-      const uint32_t legal = train[picked[k]].legal;
-      std::array<float, kMaxActions> pi{};
-      traversal::ApplyHead(std::span<const float>(t.data(), n), legal,
-                           traversal::Head::kRegretMatching, std::span<float>(pi.data(), n));
-      result.search_choice_teacher += pi[c];
-      deviated.push_back(train[picked[k]]);
-      deviated_choice.push_back(c);
-      const float shift = ExpertShift(t, legal);
-      t[b] -= shift;
-      t[c] += shift;
-    }
-    say(lcfr::StreamCat("distill: the search left the blueprint's choice at ",
-                        result.search_deviations, " of ", count, " states (",
-                        static_cast<int>(result.search_seconds), " s)"));
-  }
 
   // The student: each network fitted to the teacher's outputs at the legal actions.
   const Clock::time_point fit_start = Clock::now();
@@ -404,7 +267,7 @@ absl::StatusOr<DistillResult> Distill(const CheckpointPolicy& teacher, const Dis
                            {traversal::kAdvantageNetwork1, "advantage-1", 1, &Outputs::advantage},
                            {traversal::kStrategyNetwork, "strategy", -1, &Outputs::strategy}};
   if (value) jobs.push_back({traversal::kValueNetwork, "value", -1, &Outputs::value});
-  engine::Rng fit_rng(engine::DeriveSeed({config.seed, kDistillStream, ~uint64_t{0}}));
+  Rng fit_rng(DeriveSeed({config.seed, kDistillStream, ~uint64_t{0}}));
   const int n = game.num_actions();
   for (const Job& job : jobs) {
     traversal::SampleBuffer buffer(shape);
@@ -466,20 +329,6 @@ absl::StatusOr<DistillResult> Distill(const CheckpointPolicy& teacher, const Dis
           traversal::Head::kRegretMatching, result.current);
     Agree((*holdout_targets)[i].strategy, (*answers)[i].strategy, legal, n,
           traversal::Head::kSoftmax, result.average);
-  }
-  if (!deviated.empty()) {
-    absl::StatusOr<std::vector<Outputs>> moved =
-        AskNetworks(game, student_store, deviated, false, config.workers);
-    if (!moved.ok()) return moved.status();
-    for (size_t i = 0; i < deviated.size(); ++i) {
-      std::array<float, kMaxActions> p{};
-      traversal::ApplyHead(std::span<const float>((*moved)[i].advantage.data(), n),
-                           deviated[i].legal, traversal::Head::kRegretMatching,
-                           std::span<float>(p.data(), n));
-      result.search_choice_student += p[deviated_choice[i]];
-    }
-    result.search_choice_teacher /= static_cast<double>(deviated.size());
-    result.search_choice_student /= static_cast<double>(deviated.size());
   }
   for (DistillAgreement* a : {&result.current, &result.average}) {
     const double states = static_cast<double>(std::max<size_t>(1, holdout.size()));

@@ -1,5 +1,5 @@
 // Distillation: a smaller network set that imitates a trained Lost Cities model, so that search
-// at play time (training/search.h, --rollout-model) can afford more rollouts. The model's
+// at play time (search/player.h, --rollout-model) can afford more rollouts. The model's
 // forward is most of a rollout's cost on a CPU (docs/search.md), and a rollout asks it at every
 // decision; a student of a few thousand weights answers those calls several times faster.
 //
@@ -11,22 +11,8 @@
 // outputs at the legal actions (squared error, Adam: the trainer's Learner). The games'
 // last `holdout_games` are not trained on: the agreement is measured on their states. The
 // student is written as a networks file and its configuration (the teacher's, with the student's
-// network section) beside it, so every command that takes --model reads it.
-//
-// Expert iteration (search_states > 0): the student is fitted to play the teacher's policy as
-// the search improves it, so that rollouts with it play the searching player's later moves more
-// as the search would (docs/search.md, "Expert iteration"). Of the training states,
-// search_states (drawn uniformly) are searched (training/search.h: the teacher's current policy
-// as the blueprint, `search`'s rollouts, candidates, threshold and objective, uniform worlds).
-// Where the search left the blueprint's draw b for its choice c, the advantage networks' target
-// (the teacher's raw outputs A) rises by s at c and falls by s at b, s the range of A over the
-// legal actions: E[target] = A + s (pi_S - pi), pi the teacher's current policy (b is a draw of
-// it) and pi_S the search's distribution over its choices, so the fit (whose minimiser is that
-// mean) raises what the search plays more often than the teacher and lowers what it plays less.
-// Elsewhere the targets are the teacher's outputs, as in plain distillation. The strategy and
-// value networks are distilled as before. Needs the teacher's current policy, sampled (`play`).
-// Measured on the shipped model, such a student made the search weaker (benchmarks/README.md).
-// Torch-free header.
+// network section) beside it, with their checksums (training/model_files.h), so every command
+// that takes --model reads it. Torch-free header.
 #ifndef LCFR_TRAINING_DISTILL_H_
 #define LCFR_TRAINING_DISTILL_H_
 
@@ -40,7 +26,6 @@
 #include "absl/status/statusor.h"
 #include "play/play_policy.h"
 #include "training/checkpoint.h"
-#include "training/search.h"
 
 namespace lcfr::training {
 
@@ -54,14 +39,6 @@ struct DistillConfig {
                         false};  // the teacher's policy in the games
   int workers = 2;  // threads (games and forwards); training uses the teacher's training.threads
   uint64_t seed = 1;
-  // Expert iteration (above): training states searched; 0 = plain distillation.
-  int search_states = 0;
-  // The search at those states (rollouts, candidates, threshold, objective, rollout_model: the
-  // file's name; its networks come to Distill as `rollout_model`); one thread per worker.
-  SearchConfig search;
-  // Errors name the flag (--games, --holdout-games, --steps, --hidden-width, --hidden-layers,
-  // --workers, --search-states, and the search's own: --rollouts, --candidates, --threshold,
-  // --objective, --policy).
   absl::Status Validate() const;
 };
 
@@ -95,28 +72,16 @@ struct DistillResult {
   DistillAgreement average;  // the strategy network's softmax
   double play_seconds = 0;   // the games and the teacher's outputs
   double fit_seconds = 0;
-  // Expert iteration: states searched, of them where the search left the blueprint's choice,
-  // and the search's wall time.
-  int64_t searched_states = 0;
-  int64_t search_deviations = 0;
-  double search_seconds = 0;
-  // How far the fit moved toward the search: at the searched training states where the search
-  // left the blueprint's choice, the mean probability of the search's choice under the teacher's
-  // current policy and under the student's.
-  double search_choice_teacher = 0;
-  double search_choice_student = 0;
 };
 
 // Distils the Lost Cities model `teacher` into `out` (a path ending in ".pt"; the configuration
-// goes to the same path with ".yaml"), both written atomically (neither is left behind when a
-// step fails). `log` receives progress lines. `rollout_model`: the networks of
-// config.search.rollout_model (loaded by the caller, on the teacher's rules), needed exactly when
-// that is set and search_states > 0. Errors: a bad config, a teacher of another game, an output
-// path that does not end in ".pt" or cannot be written.
-absl::StatusOr<DistillResult> Distill(
-    const CheckpointPolicy& teacher, const DistillConfig& config, const std::string& out,
-    const std::function<void(const std::string&)>& log = {},
-    std::shared_ptr<const inference::ModelStore> rollout_model = {});
+// goes to the same path with ".yaml"), the model's files written together
+// (training/model_files.h: an earlier model there is replaced whole or kept whole). `log`
+// receives progress lines. Errors: a bad config, a teacher of another game, an output path that
+// does not end in ".pt" or cannot be written.
+absl::StatusOr<DistillResult> Distill(const CheckpointPolicy& teacher, const DistillConfig& config,
+                                      const std::string& out,
+                                      const std::function<void(const std::string&)>& log = {});
 
 }  // namespace lcfr::training
 

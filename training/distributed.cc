@@ -9,7 +9,7 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
-#include "engine/stream_cat.h"
+#include "base/stream_cat.h"
 
 namespace lcfr::training {
 namespace {

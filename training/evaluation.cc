@@ -1,81 +1,16 @@
 #include "training/evaluation.h"
 
-#include <array>
-#include <bit>
-#include <cmath>
-#include <exception>
-#include <thread>
 #include <vector>
 
-#include "engine/check.h"
-#include "engine/stream_cat.h"
+#include "base/stream_cat.h"
 #include "training/compose.h"
-#include "traversal/regret_matching.h"
 
 namespace lcfr::training {
 
-void RunOnThreads(int threads, const std::function<void(int)>& body) {
-  std::vector<std::exception_ptr> errors(threads);
-  auto guarded = [&](int t) {
-    try {
-      body(t);
-    } catch (...) {
-      errors[t] = std::current_exception();
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(guarded, t);
-  guarded(0);
-  for (auto& th : pool) th.join();
-  for (auto& e : errors) {
-    if (e) std::rethrow_exception(e);
-  }
-}
-
-void RunFiberTasks(const EvaluatorFactory& evaluators, int64_t tasks, int workers, int width,
-                   const std::function<void(int64_t, traversal::PolicyClient&)>& task) {
-  RunOnThreads(workers, [&](int w) {
-    const int64_t begin = tasks * w / workers, end = tasks * (w + 1) / workers;
-    std::unique_ptr<traversal::Evaluator> evaluator = evaluators(w);
-    traversal::BatcherConfig config;
-    config.width = width;
-    config.stack_bytes = traversal::StackBytesForDepth(64);  // loops, not a recursion
-    traversal::FiberBatcher batcher(config, evaluator.get());
-    batcher.Run(end - begin,
-                [&](int64_t i, traversal::PolicyClient& policy) { task(begin + i, policy); });
-  });
-}
-
-absl::StatusOr<NetworkMatchResult> PlayNetworkMatch(const engine::LostCities& game,
-                                                    const EvaluatorFactory& evaluators,
-                                                    const std::string& opponent, int games,
-                                                    uint64_t seed, int workers, int width,
-                                                    play::PlayPolicy play, int network_id) {
-  if (!engine::MakeBot(opponent).ok()) {
-    return absl::InvalidArgumentError(lcfr::StreamCat("unknown opponent '", opponent, "'"));
-  }
-  std::vector<engine::GameOutcome> outcomes(games);
-  std::vector<std::array<int64_t, 2>> counts(games);  // decisions, fallbacks
-  RunFiberTasks(evaluators, games, workers, width, [&](int64_t i, traversal::PolicyClient& policy) {
-    const int g = static_cast<int>(i);
-    play::PolicyBot network(&policy, play, game, network_id);
-    auto bot = engine::MakeBot(opponent);
-    outcomes[g] = engine::PlayMatchGame(game, network, **bot, g, seed);
-    counts[g] = {network.decisions(), network.fallbacks()};
-  });
-  NetworkMatchResult result;
-  for (int g = 0; g < games; ++g) {
-    result.match.Add(outcomes[g], engine::SeatOfA(g));
-    result.decisions += counts[g][0];
-    result.fallbacks += counts[g][1];
-  }
-  return result;
-}
-
 BotResult ToBotResult(const std::string& opponent, const std::string& policy,
-                      const NetworkMatchResult& result) {
-  const engine::MatchResult& m = result.match;
-  const engine::Interval ci = m.win_rate_ci();
+                      const play::NetworkMatchResult& result) {
+  const play::MatchResult& m = result.match;
+  const play::Interval ci = m.win_rate_ci();
   BotResult r;
   r.opponent = opponent;
   r.policy = policy;
@@ -107,8 +42,8 @@ absl::StatusOr<std::vector<BotResult>> PlayEvaluationMatches(
     for (const std::string& opponent : config.opponents) {
       absl::StatusOr<Evaluators> evaluators = MakeEvaluators(store, inference, config.workers);
       if (!evaluators.ok()) return evaluators.status();
-      auto result = PlayNetworkMatch(game, HandOut(*evaluators), opponent, config.games, seed,
-                                     config.workers, 64, policies[k]);
+      auto result = play::PlayNetworkMatch(game, HandOut(*evaluators), opponent, config.games, seed,
+                                           config.workers, 64, policies[k]);
       if (!result.ok()) {
         return absl::Status(
             result.status().code(),

@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "engine/stream_cat.h"
+#include "base/stream_cat.h"
 
 namespace lcfr::training {
 namespace {
 
-constexpr engine::EnumName kActionNames[] = {{"exit", 0}, {"hang", 1}, {"kill-launcher", 2}};
+constexpr EnumName kActionNames[] = {{"exit", 0}, {"hang", 1}, {"kill-launcher", 2}};
 
 bool ParseInt(std::string_view text, int& out) {
   const char* end = text.data() + text.size();
@@ -38,7 +38,7 @@ absl::StatusOr<FaultPlan> FaultPlan::Parse(std::string_view spec) {
   };
   if (parts.size() != 3 && parts.size() != 4) return invalid("wrong number of fields");
   FaultPlan plan;
-  const absl::StatusOr<Action> action = engine::ParseEnum<Action>(kActionNames, parts[0], "action");
+  const absl::StatusOr<Action> action = ParseEnum<Action>(kActionNames, parts[0], "action");
   if (!action.ok()) return invalid(action.status().message());
   plan.action = *action;
   if (!ParseInt(parts[1], plan.rank)) return invalid("rank '", parts[1], "' is not a number");
@@ -46,8 +46,7 @@ absl::StatusOr<FaultPlan> FaultPlan::Parse(std::string_view spec) {
     return invalid("iteration '", parts[2], "' is not a positive number");
   }
   if (parts.size() == 4) {
-    const absl::StatusOr<FaultStep> step =
-        engine::ParseEnum<FaultStep>(kFaultStepNames, parts[3], "step");
+    const absl::StatusOr<FaultStep> step = ParseEnum<FaultStep>(kFaultStepNames, parts[3], "step");
     if (!step.ok()) return invalid(step.status().message());
     plan.step = *step;
   }
@@ -58,9 +57,8 @@ void Reach(const std::optional<FaultPlan>& plan, FaultStep step, int rank, int i
   if (!plan || plan->step != step || plan->rank != rank || plan->iteration != iteration) return;
   const bool exit = plan->action == FaultPlan::Action::kExit;
   std::fprintf(stderr, "rank %d: LCFR_TEST_FAULT: %s at iteration %d, step %s\n", rank,
-               std::string(engine::NameOf(kActionNames, static_cast<int>(plan->action))).c_str(),
-               iteration,
-               std::string(engine::NameOf(kFaultStepNames, static_cast<int>(step))).c_str());
+               std::string(NameOf(kActionNames, static_cast<int>(plan->action))).c_str(), iteration,
+               std::string(NameOf(kFaultStepNames, static_cast<int>(step))).c_str());
   std::fflush(stderr);
   if (exit) std::_Exit(3);
   // kill -9 of the --nproc launcher at this step: every rank dies with it (PR_SET_PDEATHSIG),

@@ -19,12 +19,12 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "engine/fields.h"
+#include "base/fields.h"
 
 namespace lcfr::training {
 
 enum class FaultStep { kStart = 0, kStaged = 1, kPublished = 2, kMetrics = 3 };
-inline constexpr engine::EnumName kFaultStepNames[] = {
+inline constexpr EnumName kFaultStepNames[] = {
     {"start", 0}, {"staged", 1}, {"published", 2}, {"metrics", 3}};
 
 struct FaultPlan {

@@ -3,8 +3,8 @@
 #include <limits>
 #include <type_traits>
 
-#include "engine/json_bounds.h"
-#include "engine/strings.h"
+#include "base/json_bounds.h"
+#include "base/strings.h"
 #include "nlohmann/json.hpp"
 
 namespace lcfr::training {

@@ -26,7 +26,7 @@ struct BotResult {
   double mean_score_diff = 0;
   int64_t games = 0;
   int64_t capped = 0;  // games ended by the decision cap
-  // Expedition statistics of the network's side (engine/match.h).
+  // Expedition statistics of the network's side (play/match.h).
   double colors_opened = 0;      // colors opened per game
   double score_per_color = 0;    // mean score of an opened color
   double positive_share = 0;     // share of opened colors that ended > 0

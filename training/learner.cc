@@ -79,8 +79,8 @@ namespace {
 // Fills `host` with its rows' worth of samples drawn uniformly (with replacement) from `memory`
 // and returns them on the training device (a synchronous copy from pinned memory on CUDA, so
 // the staging can be refilled at once).
-Batch Sample(const OptimizerConfig& config, const SampleMemory& memory, Batch& host,
-             engine::Rng& rng, bool cuda) {
+Batch Sample(const OptimizerConfig& config, const SampleMemory& memory, Batch& host, Rng& rng,
+             bool cuda) {
   const int64_t rows = host.x.size(0);
   const int features = memory.feature_size();
   const int actions = memory.num_actions();
@@ -109,7 +109,7 @@ Batch Sample(const OptimizerConfig& config, const SampleMemory& memory, Batch& h
 }  // namespace
 
 double Learner::Fit(inference::NetworkSet& nets, int n, const SampleMemory& memory, int steps,
-                    Loss loss_kind, engine::Rng& rng) {
+                    Loss loss_kind, Rng& rng) {
   const int world = comm_.world_size();
   std::array<int64_t, 1> contributing = {memory.size() > 0 ? 1 : 0};
   comm_.AllReduceSum(contributing);

@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-#include "engine/rng.h"
+#include "base/rng.h"
 #include "training/config.h"
 #include "training/distributed.h"
 #include "training/memory.h"
@@ -65,7 +65,7 @@ class Learner {
   // ranks that have samples before the same optimizer step everywhere (collective). Returns 0
   // without a step when no rank has a sample.
   double Fit(inference::NetworkSet& nets, int n, const SampleMemory& memory, int steps, Loss loss,
-             engine::Rng& rng);
+             Rng& rng);
 
  private:
   OptimizerConfig config_;

@@ -3,10 +3,10 @@
 #include <cstdio>
 #include <fstream>
 
-#include "engine/atomic_file.h"
-#include "engine/check.h"
-#include "engine/files.h"
-#include "engine/stream_cat.h"
+#include "base/atomic_file.h"
+#include "base/check.h"
+#include "base/files.h"
+#include "base/stream_cat.h"
 
 namespace lcfr::training {
 namespace {
@@ -87,7 +87,7 @@ void SampleMemory::Write(int64_t slot, const traversal::SampleBuffer& samples, s
   }
 }
 
-void SampleMemory::Add(const traversal::SampleBuffer& samples, engine::Rng& rng) {
+void SampleMemory::Add(const traversal::SampleBuffer& samples, Rng& rng) {
   // With or without their features: a memory keeps the views.
   LCFR_CHECK(samples.shape().WithoutFeatures() == shape_.WithoutFeatures());
   if (retention_ == Retention::kSlidingWindow) {

@@ -30,8 +30,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "base/rng.h"
 #include "engine/game.h"
-#include "engine/rng.h"
 #include "traversal/samples.h"
 
 namespace lcfr::training {
@@ -72,7 +72,7 @@ class SampleMemory {
 
   // Offers every sample of `samples` (of the encoder's shape), in order, under the memory's
   // retention policy (the sliding window draws nothing from `rng`).
-  void Add(const traversal::SampleBuffer& samples, engine::Rng& rng);
+  void Add(const traversal::SampleBuffer& samples, Rng& rng);
 
   Retention retention() const { return retention_; }
   int64_t capacity() const { return capacity_; }

@@ -4,8 +4,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/atomic_file.h"
-#include "engine/stream_cat.h"
+#include "base/atomic_file.h"
+#include "base/stream_cat.h"
 #include "training/checksums.h"
 
 namespace lcfr::training {

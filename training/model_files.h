@@ -25,7 +25,7 @@ struct ModelFiles {
 absl::StatusOr<ModelFiles> ModelFilesOf(const std::string& networks_path, const std::string& flag);
 
 // Writes the model's networks (their serialized bytes) and configuration (its YAML text), and
-// checksums.json with their entries added to those it lists, together (engine/atomic_file.h,
+// checksums.json with their entries added to those it lists, together (base/atomic_file.h,
 // WriteFilesTogether): an existing model's files are all replaced, or none is. An existing
 // checksums.json that cannot be read is an error naming it (nothing is written).
 absl::Status WriteModelFiles(const ModelFiles& files, std::string_view networks,

@@ -7,11 +7,11 @@
 #include <sstream>
 #include <vector>
 
-#include "engine/atomic_file.h"
-#include "engine/error_text.h"
-#include "engine/files.h"
-#include "engine/json_bounds.h"
-#include "engine/stream_cat.h"
+#include "base/atomic_file.h"
+#include "base/error_text.h"
+#include "base/files.h"
+#include "base/json_bounds.h"
+#include "base/stream_cat.h"
 #include "nlohmann/json.hpp"
 
 namespace lcfr::training {
@@ -124,7 +124,7 @@ absl::Status RunDirectory::RemoveUnstarted() const {
 }
 
 absl::Status RunDirectory::RemoveTemporaries() const {
-  // engine/atomic_file.h names them FILE.tmp.<pid>.<n>, beside FILE.
+  // base/atomic_file.h names them FILE.tmp.<pid>.<n>, beside FILE.
   for (const auto& [dir, base] :
        {std::pair{root_, "config.yaml"}, std::pair{root_, "metrics.jsonl"},
         std::pair{root_, "summary.json"}, std::pair{CheckpointsPath(), "LATEST"}}) {

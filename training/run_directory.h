@@ -1,5 +1,5 @@
 // A training run's directory: its paths, the checkpoint commit sequence, retention and the
-// metrics file's truncation on resume. Plain POSIX file calls (engine/files.h), no shell.
+// metrics file's truncation on resume. Plain POSIX file calls (base/files.h), no shell.
 // Torch-free; the trainer writes a checkpoint's contents, this class names and publishes it.
 //
 //   config.yaml          the resolved configuration
@@ -88,7 +88,7 @@ class RunDirectory {
 
  private:
   // Removes the temporaries that a killed atomic write of config.yaml, metrics.jsonl,
-  // summary.json or checkpoints/LATEST left (engine/atomic_file.h).
+  // summary.json or checkpoints/LATEST left (base/atomic_file.h).
   absl::Status RemoveTemporaries() const;
 
   std::string root_;

@@ -19,14 +19,14 @@
 #include <sstream>
 #include <vector>
 
-#include "engine/atomic_file.h"
-#include "engine/error_text.h"
+#include "base/atomic_file.h"
+#include "base/error_text.h"
+#include "base/files.h"
+#include "base/stream_cat.h"
 #include "engine/exact.h"
-#include "engine/files.h"
 #include "engine/kuhn.h"
 #include "engine/leduc.h"
 #include "engine/lost_cities.h"
-#include "engine/stream_cat.h"
 #include "inference/batched_evaluator.h"
 #include "inference/model_store.h"
 #include "inference/networks.h"
@@ -143,7 +143,7 @@ class Trainer {
   // sizes instead of an exception with libtorch's backtrace.
   absl::Status AllocateNetworks() {
     try {
-      nets_ = inference::NetworkSet::Create(shape_, engine::DeriveSeed({Seed(), 0, kInit}));
+      nets_ = inference::NetworkSet::Create(shape_, DeriveSeed({Seed(), 0, kInit}));
       ToDevice();
     } catch (const std::exception& e) {
       return absl::ResourceExhaustedError(StreamCat(
@@ -255,7 +255,7 @@ class Trainer {
   // A rank's own variant of a stream (memory insertion, mini-batches); a single process keeps
   // the streams it always had.
   uint64_t RankSeed(uint64_t seed) const {
-    return world_ == 1 ? seed : engine::DeriveSeed({seed, 1000 + static_cast<uint64_t>(rank_)});
+    return world_ == 1 ? seed : DeriveSeed({seed, 1000 + static_cast<uint64_t>(rank_)});
   }
 
   void ToDevice() {
@@ -300,8 +300,8 @@ class Trainer {
       runner_->Run(t, traversal::kValueTraversal, ShareBegin(value_total, rank_, world_),
                    Share(value_total, rank_, world_), sink);
       m.time.traversal += Since(t0);
-      engine::Rng memory_rng(RankSeed(engine::DeriveSeed(
-          {Seed(), static_cast<uint64_t>(t), kMemory, traversal::kValueTraversal})));
+      Rng memory_rng(RankSeed(
+          DeriveSeed({Seed(), static_cast<uint64_t>(t), kMemory, traversal::kValueTraversal})));
       value_->Add(sink[SampleKind::kValue], memory_rng);
       counts[SampleKind::kValue] += static_cast<int64_t>(sink[SampleKind::kValue].size());
       const auto t1 = Clock::now();
@@ -321,8 +321,8 @@ class Trainer {
       m.time.traversal += Since(t0);
       digests[p] = sink.digest();
       // 2. Their samples into the memories of the kinds the scheme produces, in traversal order.
-      engine::Rng memory_rng(RankSeed(engine::DeriveSeed(
-          {Seed(), static_cast<uint64_t>(t), kMemory, static_cast<uint64_t>(p)})));
+      Rng memory_rng(RankSeed(
+          DeriveSeed({Seed(), static_cast<uint64_t>(t), kMemory, static_cast<uint64_t>(p)})));
       for (SampleKind kind : traversal::kSampleKinds) {
         if (!kinds_[kind]) continue;
         MemoryOf(kind, p).Add(sink[kind], memory_rng);
@@ -431,11 +431,11 @@ class Trainer {
 
   double TrainAdvantage(int p, int t) {
     if (!config_.training.warm_start) {
-      Reinitialize(p, engine::DeriveSeed(
-                          {Seed(), static_cast<uint64_t>(t), kInit, static_cast<uint64_t>(p)}));
+      Reinitialize(p,
+                   DeriveSeed({Seed(), static_cast<uint64_t>(t), kInit, static_cast<uint64_t>(p)}));
     }
-    engine::Rng rng(RankSeed(engine::DeriveSeed(
-        {Seed(), static_cast<uint64_t>(t), kBatches, static_cast<uint64_t>(p)})));
+    Rng rng(RankSeed(
+        DeriveSeed({Seed(), static_cast<uint64_t>(t), kBatches, static_cast<uint64_t>(p)})));
     return learner_.Fit(nets_, p, *advantage_[p], config_.training.advantage_steps,
                         Loss::kMaskedMse, rng);
   }
@@ -444,17 +444,17 @@ class Trainer {
   double TrainValue(int t) {
     if (config_.training.value_reinit) {
       Reinitialize(traversal::kValueNetwork,
-                   engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kInit, 3}));
+                   DeriveSeed({Seed(), static_cast<uint64_t>(t), kInit, 3}));
     }
-    engine::Rng rng(RankSeed(engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kBatches, 3})));
+    Rng rng(RankSeed(DeriveSeed({Seed(), static_cast<uint64_t>(t), kBatches, 3})));
     return learner_.Fit(nets_, traversal::kValueNetwork, *value_, config_.training.value_steps,
                         Loss::kMaskedMse, rng);
   }
 
   double TrainStrategy(int t) {
     Reinitialize(traversal::kStrategyNetwork,
-                 engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kInit, 2}));
-    engine::Rng rng(RankSeed(engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kBatches, 2})));
+                 DeriveSeed({Seed(), static_cast<uint64_t>(t), kInit, 2}));
+    Rng rng(RankSeed(DeriveSeed({Seed(), static_cast<uint64_t>(t), kBatches, 2})));
     return learner_.Fit(nets_, traversal::kStrategyNetwork, *strategy_,
                         config_.training.strategy_steps, StrategyLossOf(config_.training), rng);
   }
@@ -678,7 +678,7 @@ absl::Status Trainer<G>::Evaluate(int t, IterationMetrics& m) {
   } else {
     absl::StatusOr<std::vector<BotResult>> eval =
         PlayEvaluationMatches(game_, store_, inference_, config_.evaluation,
-                              engine::DeriveSeed({Seed(), static_cast<uint64_t>(t), kEvaluation}));
+                              DeriveSeed({Seed(), static_cast<uint64_t>(t), kEvaluation}));
     if (!eval.ok()) return eval.status();
     m.eval = *std::move(eval);
     return absl::OkStatus();

@@ -1,15 +1,11 @@
 #include "traversal/cfr.h"
 
-#include "engine/strings.h"
+#include "base/strings.h"
 
 namespace lcfr::traversal {
 namespace {
 
-using engine::Choice;
-using engine::Flag;
-using engine::Number;
-
-constexpr engine::Field<CfrConfig> kCfrFields[] = {
+constexpr Field<CfrConfig> kCfrFields[] = {
     Choice<&CfrConfig::scheme>("scheme", kSchemeNames, "sampling scheme (traversal/cfr.h)"),
     Number("epsilon", &CfrConfig::epsilon, 1e-9, 1,
            "outcome sampling: exploration at traverser decisions, in (0, 1]"),
@@ -42,14 +38,14 @@ constexpr engine::Field<CfrConfig> kCfrFields[] = {
 
 }  // namespace
 
-std::span<const engine::Field<CfrConfig>> CfrConfigFields() { return kCfrFields; }
+std::span<const Field<CfrConfig>> CfrConfigFields() { return kCfrFields; }
 
 std::string_view SchemeName(Scheme scheme) {
-  return engine::NameOf(kSchemeNames, static_cast<int>(scheme));
+  return NameOf(kSchemeNames, static_cast<int>(scheme));
 }
 
 absl::StatusOr<Scheme> ParseScheme(std::string_view name) {
-  return engine::ParseEnum<Scheme>(kSchemeNames, name, "sampling scheme");
+  return ParseEnum<Scheme>(kSchemeNames, name, "sampling scheme");
 }
 
 PerKind<bool> SchemeSampleKinds(Scheme scheme) {
@@ -62,8 +58,6 @@ PerKind<bool> SchemeSampleKinds(Scheme scheme) {
   return kinds;
 }
 
-absl::Status CfrConfig::Validate() const {
-  return engine::CheckRanges<CfrConfig>(*this, kCfrFields, "");
-}
+absl::Status CfrConfig::Validate() const { return CheckRanges<CfrConfig>(*this, kCfrFields, ""); }
 
 }  // namespace lcfr::traversal

@@ -78,10 +78,10 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "engine/check.h"
-#include "engine/fields.h"
+#include "base/check.h"
+#include "base/fields.h"
+#include "base/rng.h"
 #include "engine/game.h"
-#include "engine/rng.h"
 #include "traversal/evaluator.h"
 #include "traversal/fiber_batcher.h"
 #include "traversal/regret_matching.h"
@@ -93,14 +93,14 @@ namespace lcfr::traversal {
 enum class Scheme { kExternal, kOutcome, kHybrid, kValue, kEscher };
 // The schemes' configuration names, in this order: "external", "outcome", "hybrid", "value",
 // "escher".
-inline constexpr engine::EnumName kSchemeNames[] = {
+inline constexpr EnumName kSchemeNames[] = {
     {"external", 0}, {"outcome", 1}, {"hybrid", 2}, {"value", 3}, {"escher", 4}};
 std::string_view SchemeName(Scheme scheme);
 absl::StatusOr<Scheme> ParseScheme(std::string_view name);
 
 // ESCHER's fixed sampling policy xi for the traverser's own decisions (FixedPolicy below).
 enum class SamplingPolicy { kUniform, kBalanced };
-inline constexpr engine::EnumName kSamplingPolicyNames[] = {{"uniform", 0}, {"balanced", 1}};
+inline constexpr EnumName kSamplingPolicyNames[] = {{"uniform", 0}, {"balanced", 1}};
 
 // The traverser id of ESCHER's value traversals: both players follow their current strategies
 // (with value_epsilon exploration) and every decision may record a value sample.
@@ -147,8 +147,8 @@ struct CfrConfig {
   absl::Status Validate() const;
 };
 
-// CfrConfig's field table: parsing, ranges, help and the dump (engine/fields.h).
-std::span<const engine::Field<CfrConfig>> CfrConfigFields();
+// CfrConfig's field table: parsing, ranges, help and the dump (base/fields.h).
+std::span<const Field<CfrConfig>> CfrConfigFields();
 
 // The settings of the exact checks on small games and of tabular CFR: the hybrid scheme with
 // depth 2, every traversal from the deal (no random starts), every decision recorded (no
@@ -245,8 +245,8 @@ class TraversalCore {
   // `features` is scratch of game.EncodingSize() floats, private to this traversal while it
   // runs. Samples are appended to `samples` (the kinds the scheme produces); counts go to
   // `stats`.
-  TraversalCore(const Params& params, engine::Rng rng, PolicyClient& policy,
-                std::span<float> features, SampleSet& samples, WorkerStats& stats)
+  TraversalCore(const Params& params, Rng rng, PolicyClient& policy, std::span<float> features,
+                SampleSet& samples, WorkerStats& stats)
       : game_(*params.game),
         config_(*params.config),
         traverser_(params.traverser),
@@ -299,7 +299,7 @@ class TraversalCore {
   const int64_t index_;
   const int num_actions_;
   const double inv_scale_;
-  engine::Rng rng_;
+  Rng rng_;
   PolicyClient& policy_;
   std::span<float> features_;
   typename G::View view_{};
@@ -342,8 +342,8 @@ class CfrTraversal : private TraversalCore<G> {
   using Params = TraversalParams<G>;
 
   // As TraversalCore's. Precondition: params.config->scheme == S::kScheme.
-  CfrTraversal(const Params& params, engine::Rng rng, PolicyClient& policy,
-               std::span<float> features, SampleSet& samples, WorkerStats& stats)
+  CfrTraversal(const Params& params, Rng rng, PolicyClient& policy, std::span<float> features,
+               SampleSet& samples, WorkerStats& stats)
       : Core(params, rng, policy, features, samples, stats) {
     LCFR_DCHECK(params.config->scheme == S::kScheme);
   }
@@ -436,7 +436,7 @@ class CfrTraversal : private TraversalCore<G> {
       ++stats_.value_samples;
     }
     std::array<double, 32> value{};
-    const engine::Rng branch_rng = rng_;
+    const Rng branch_rng = rng_;
     for (uint32_t m = chosen; m; m &= m - 1) {
       const int a = std::countr_zero(m);
       if (config_.common_random_numbers) rng_ = branch_rng;
@@ -587,8 +587,8 @@ class EscherTraversal : private TraversalCore<G> {
   using State = typename G::State;
   using Params = TraversalParams<G>;
 
-  EscherTraversal(const Params& params, engine::Rng rng, PolicyClient& policy,
-                  std::span<float> features, SampleSet& samples, WorkerStats& stats)
+  EscherTraversal(const Params& params, Rng rng, PolicyClient& policy, std::span<float> features,
+                  SampleSet& samples, WorkerStats& stats)
       : Core(params, rng, policy, features, samples, stats) {
     LCFR_DCHECK(params.config->scheme == Scheme::kEscher);
   }
@@ -724,7 +724,7 @@ class EscherTraversal : private TraversalCore<G> {
 
 // Runs one traversal with the scheme policy of params.config->scheme; returns its value.
 template <engine::Game G>
-double RunTraversal(const TraversalParams<G>& params, engine::Rng rng, PolicyClient& policy,
+double RunTraversal(const TraversalParams<G>& params, Rng rng, PolicyClient& policy,
                     std::span<float> features, SampleSet& samples, WorkerStats& stats) {
   return VisitScheme(params.config->scheme, [&](auto scheme) {
     using S = decltype(scheme);

@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "engine/check.h"
+#include "base/check.h"
 #include "traversal/cycle_clock.h"
 
 namespace lcfr::traversal {

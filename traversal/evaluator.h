@@ -10,6 +10,8 @@
 #define LCFR_TRAVERSAL_EVALUATOR_H_
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <span>
 
 namespace lcfr::traversal {
@@ -43,10 +45,6 @@ struct PolicyRequest {
   std::span<const float> features;    // the game's infoset encoding
   uint32_t legal_mask = 0;            // bit a set: action a legal; at least one bit set
   std::span<float> output;            // num_actions floats, owned by the caller
-  // Which network set answers, for an evaluator that holds several (training/search.h's
-  // rollouts with a second model for the opponent's side: 0 the rollout model, 1 the
-  // opponent's); an evaluator of one set ignores it, and every caller but those asks 0.
-  int model = 0;
 };
 
 // Fills each request's output with its head applied to the network's outputs (0 at illegal
@@ -59,6 +57,10 @@ class Evaluator {
   virtual ~Evaluator() = default;
   virtual void Evaluate(std::span<const PolicyRequest> requests) = 0;
 };
+
+// The evaluator of worker `worker`: how a phase's workers each get their own (called once per
+// worker, before its thread starts).
+using EvaluatorFactory = std::function<std::unique_ptr<Evaluator>(int worker)>;
 
 }  // namespace lcfr::traversal
 

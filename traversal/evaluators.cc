@@ -2,9 +2,9 @@
 
 #include <bit>
 
-#include "engine/check.h"
+#include "base/check.h"
+#include "base/rng.h"
 #include "engine/exact.h"
-#include "engine/rng.h"
 
 namespace lcfr::traversal {
 namespace {
@@ -25,7 +25,7 @@ PseudoNetworkEvaluator::PseudoNetworkEvaluator(int feature_size, int num_actions
   weights_.resize(static_cast<size_t>(kMaxNetworks) * num_actions * feature_size);
   bias_.resize(static_cast<size_t>(kMaxNetworks) * num_actions);
   for (int n = 0; n < kMaxNetworks; ++n) {
-    engine::Rng rng(engine::DeriveSeed({seed, static_cast<uint64_t>(n)}));
+    Rng rng(DeriveSeed({seed, static_cast<uint64_t>(n)}));
     const size_t w0 = static_cast<size_t>(n) * num_actions * feature_size;
     for (size_t i = 0; i < static_cast<size_t>(num_actions) * feature_size; ++i) {
       weights_[w0 + i] = static_cast<float>(2 * rng.UniformDouble() - 1);

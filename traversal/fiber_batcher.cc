@@ -9,8 +9,8 @@
 #include <cstring>
 #include <utility>
 
-#include "engine/check.h"
-#include "engine/strings.h"
+#include "base/check.h"
+#include "base/strings.h"
 #include "traversal/cycle_clock.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -146,9 +146,9 @@ struct FiberBatcher::Slot {
 };
 
 void PolicyClient::Evaluate(int network, Head head, std::span<const float> features,
-                            uint32_t legal_mask, std::span<float> output, int model) {
+                            uint32_t legal_mask, std::span<float> output) {
   LCFR_DCHECK(network >= 0 && network < kMaxNetworks);
-  const PolicyRequest request{network, head, features, legal_mask, output, model};
+  const PolicyRequest request{network, head, features, legal_mask, output};
   if (batcher_ != nullptr) {
     batcher_->Submit(slot_, request);
     return;

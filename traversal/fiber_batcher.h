@@ -83,9 +83,9 @@ class PolicyClient {
 
   // Fills `output` with `head` of the network's outputs (traversal/evaluator.h). May suspend
   // the calling fiber; the spans must stay valid until it returns (fiber stacks stay alive
-  // while suspended). `model`: PolicyRequest::model.
+  // while suspended).
   void Evaluate(int network, Head head, std::span<const float> features, uint32_t legal_mask,
-                std::span<float> output, int model = 0);
+                std::span<float> output);
 
   // The fiber slot this task runs in, in [0, width); 0 for a direct client. Tasks use it to
   // index per-slot scratch memory.
@@ -123,6 +123,7 @@ class FiberBatcher {
   int live_tasks() const { return live_; }
   const BatcherConfig& config() const { return config_; }
   WorkerStats& stats() { return stats_; }
+  const WorkerStats& stats() const { return stats_; }
   // Deepest stack use of any fiber so far, in bytes; needs paint_stacks.
   size_t PeakStackBytes() const;
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "engine/check.h"
+#include "base/check.h"
 
 namespace lcfr::traversal {
 namespace {

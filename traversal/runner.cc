@@ -1,13 +1,11 @@
 #include "traversal/runner.h"
 
-#include "engine/strings.h"
+#include "base/strings.h"
 
 namespace lcfr::traversal {
 namespace {
 
-using engine::Number;
-
-constexpr engine::Field<SchedulerConfig> kSchedulerFields[] = {
+constexpr Field<SchedulerConfig> kSchedulerFields[] = {
     Number("workers", &SchedulerConfig::workers, 1, 1024,
            "traversal threads, each with its own evaluator and fibers"),
     Number("worker_chunk_size", &SchedulerConfig::worker_chunk_size, 1, 65536,
@@ -18,10 +16,10 @@ constexpr engine::Field<SchedulerConfig> kSchedulerFields[] = {
 
 }  // namespace
 
-std::span<const engine::Field<SchedulerConfig>> SchedulerConfigFields() { return kSchedulerFields; }
+std::span<const Field<SchedulerConfig>> SchedulerConfigFields() { return kSchedulerFields; }
 
 absl::Status SchedulerConfig::Validate() const {
-  return engine::CheckRanges<SchedulerConfig>(*this, kSchedulerFields, "");
+  return CheckRanges<SchedulerConfig>(*this, kSchedulerFields, "");
 }
 
 absl::Status RunnerConfig::Validate() const {

@@ -24,12 +24,12 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "engine/check.h"
-#include "engine/error_text.h"
-#include "engine/fields.h"
+#include "base/check.h"
+#include "base/error_text.h"
+#include "base/fields.h"
+#include "base/rng.h"
+#include "base/stream_cat.h"
 #include "engine/game.h"
-#include "engine/rng.h"
-#include "engine/stream_cat.h"
 #include "traversal/cfr.h"
 #include "traversal/cycle_clock.h"
 #include "traversal/evaluator.h"
@@ -52,8 +52,8 @@ struct SchedulerConfig {
   absl::Status Validate() const;  // the field table's ranges
 };
 
-// SchedulerConfig's field table (engine/fields.h).
-std::span<const engine::Field<SchedulerConfig>> SchedulerConfigFields();
+// SchedulerConfig's field table (base/fields.h).
+std::span<const Field<SchedulerConfig>> SchedulerConfigFields();
 
 // Which Scheduler each worker gets.
 enum class Scheduling {
@@ -75,7 +75,6 @@ template <engine::Game G>
 class TraversalRunner {
  public:
   // Called once per worker at construction.
-  using EvaluatorFactory = std::function<std::unique_ptr<Evaluator>(int worker)>;
 
   // Precondition: config.Validate().ok() (CHECKed).
   TraversalRunner(const G& game, const RunnerConfig& config, const EvaluatorFactory& factory)
@@ -258,9 +257,8 @@ class TraversalRunner {
         Block& slot = worker.slots[policy.slot()];
         slot.Clear();
         const TraversalParams<G> params{&game_, &config_.cfr, traverser, iteration, index};
-        engine::Rng rng(
-            engine::DeriveSeed({config_.seed, static_cast<uint64_t>(iteration),
-                                static_cast<uint64_t>(traverser), static_cast<uint64_t>(index)}));
+        Rng rng(DeriveSeed({config_.seed, static_cast<uint64_t>(iteration),
+                            static_cast<uint64_t>(traverser), static_cast<uint64_t>(index)}));
         RunTraversal<G>(params, rng, policy, worker.features[policy.slot()], slot, stats);
         Complete(w, index, slot, sink);
       };

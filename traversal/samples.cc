@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "engine/check.h"
+#include "base/check.h"
 
 namespace lcfr::traversal {
 
@@ -77,7 +77,7 @@ bool SampleBuffer::operator==(const SampleBuffer& other) const {
 }
 
 std::string_view SampleKindName(SampleKind kind) {
-  return engine::NameOf(kSampleKindNames, static_cast<int>(kind));
+  return NameOf(kSampleKindNames, static_cast<int>(kind));
 }
 
 TraversalSamples WholeSet(const SampleSet& set) {

@@ -31,7 +31,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/fields.h"
+#include "base/fields.h"
 #include "engine/game.h"
 
 namespace lcfr::traversal {
@@ -129,8 +129,7 @@ enum class SampleKind { kAdvantage = 0, kStrategy = 1, kValue = 2 };
 inline constexpr int kNumSampleKinds = 3;
 inline constexpr std::array<SampleKind, kNumSampleKinds> kSampleKinds = {
     SampleKind::kAdvantage, SampleKind::kStrategy, SampleKind::kValue};
-inline constexpr engine::EnumName kSampleKindNames[] = {
-    {"advantage", 0}, {"strategy", 1}, {"value", 2}};
+inline constexpr EnumName kSampleKindNames[] = {{"advantage", 0}, {"strategy", 1}, {"value", 2}};
 std::string_view SampleKindName(SampleKind kind);  // "advantage", "strategy", "value"
 
 // One T per sample kind, indexed by SampleKind.

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <thread>
 
-#include "engine/strings.h"
+#include "base/strings.h"
 #include "traversal/cycle_clock.h"
 
 namespace lcfr::traversal {

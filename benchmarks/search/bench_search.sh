@@ -2,12 +2,12 @@
 # Search at play time (docs/search.md): speed and latency on this machine.
 #   benchmarks/search/bench_search.sh [MODEL]     (default: models/lost-cities.pt)
 # 1. Rollouts per second and rows per forward against the batcher's width: `lcfr eval --search`,
-#    one game thread, the model's rollouts (200 per decision), 2 games against heuristic-balanced.
-# 2. Decision latency of `lcfr agent --search` at its default budget (over the shipped model:
-#    2,000 rollouts of its student; over another model 500 of its own; 2 workers) on the opening
-#    decision (the longest rollouts), 5 decisions; then with the model's own rollouts (500), with
-#    the model on the opponent's side of the default's rollouts (--opponent-rollout-model) and
-#    with heuristic rollouts. 3. With opponent inference from a line's moves.
+#    one game thread, the model's own rollouts (200 per decision; --rollout-model names the model
+#    itself over its card's student), 2 games against heuristic-balanced.
+# 2. Decision latency of `lcfr agent --search` at its default budget (the model card's: for the
+#    shipped model 2,000 rollouts of its student; 2 workers) on the opening decision (the longest
+#    rollouts), 5 decisions; then with 500 of the model's own rollouts and with heuristic rollouts.
+# 3. With opponent inference from a line's moves.
 # Run it alone on the machine: the times are the result.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -18,18 +18,17 @@ model="${1:-$root/models/lost-cities.pt}"
 echo "| width | rollouts/s (one thread) | rows per forward | mean ms per decision |"
 echo "|---:|---:|---:|---:|"
 for width in ${WIDTHS:-1 8 32 128 256}; do
-  "$lcfr" eval --model "$model" --policy current --search --rollouts 200 --search-width "$width" \
+  "$lcfr" eval --model "$model" --policy current --search --rollout-model "$model" --rollouts 200 \
+    --search-width "$width" \
     --workers 1 --games 2 --opponent heuristic-balanced --json 2>/dev/null |
     python3 -c "import json,sys; s=json.load(sys.stdin)['search']; print(f\"| $width | {s['rollouts_per_s']:.0f} | {s['rows_per_forward']:.1f} | {s['mean_ms']:.0f} |\")"
 done
 echo
 line='{"decision":"card","hand":["Y2","Y3","B4","B5","W6","G7","R8","R9"],"deck_size":44}'
-for rollout in "" model opponent heuristic-balanced; do
+for rollout in "" model heuristic-balanced; do
   args=()
   if [[ "$rollout" == model ]]; then
-    args+=(--rollout-model "$model")
-  elif [[ "$rollout" == opponent ]]; then
-    args+=(--opponent-rollout-model "$model")
+    args+=(--rollout-model "$model" --rollouts 500)
   elif [[ -n "$rollout" ]]; then
     args+=(--rollout-policy "$rollout")
   fi

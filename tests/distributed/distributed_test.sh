@@ -22,6 +22,25 @@ check() {  # check NAME -- CMD...: passes when CMD succeeds
 json() {
   python3 -c "import json,sys; d=[json.loads(l) for l in open(sys.argv[1]) if l.strip()][int(sys.argv[2])-1]; print($3)" "$1" "$2"
 }
+# same_as NAME FILE REFERENCE ITERATIONS: one check per iteration and key of what a resumed run
+# must reproduce (losses, samples, memory, distributed, evaluation), read in one Python call.
+same_as() {
+  local name="$1" file="$2" reference="$3" iterations="$4" verdict
+  while read -r verdict; do
+    if [[ $verdict == ok* ]]; then pass; else fail "$name: $verdict"; fi
+  done < <(python3 - "$file" "$reference" "$iterations" <<'PY'
+import json, sys
+def lines(path):
+    return [json.loads(l) for l in open(path) if l.strip()]
+got, want = lines(sys.argv[1]), lines(sys.argv[2])
+for i in map(int, sys.argv[3].split()):
+    for key in ("advantage_loss", "samples", "memory", "distributed", "eval"):
+        a = got[i - 1].get(key) if i <= len(got) else "<missing line>"
+        b = want[i - 1].get(key) if i <= len(want) else "<missing line>"
+        print(f"ok {i} {key}" if a == b else f"iteration {i} {key}: {a} != {b} (uninterrupted)")
+PY
+  )
+}
 unset WORLD_SIZE RANK LOCAL_RANK MASTER_ADDR MASTER_PORT LCFR_TEST_FAULT
 
 smoke=(--config "$src/configs/smoke.yaml" --set traversal.workers=1 --quiet)
@@ -90,12 +109,7 @@ check "died: LATEST is iteration 2" -- test "$(cat "$tmp/died/checkpoints/LATEST
 check "died: the checkpoint is whole" -- test -s "$tmp/died/checkpoints/iter_000002/networks.pt" -a \
   -s "$tmp/died/checkpoints/iter_000002/strategy.rank1.s0.mem"
 run resumed 0 -- --resume "$tmp/died" --nproc 2 --quiet
-for i in 1 2 3 4; do
-  for key in "d['advantage_loss']" "d['samples']" "d['memory']" "d['distributed']" "d.get('eval')"; do
-    check "resume: iteration $i $key" -- test \
-      "$(json "$tmp/died/metrics.jsonl" "$i" "$key")" = "$(json "$tmp/smoke2/metrics.jsonl" "$i" "$key")"
-  done
-done
+same_as resume "$tmp/died/metrics.jsonl" "$tmp/smoke2/metrics.jsonl" "1 2 3 4"
 # ... on the same number of ranks only.
 run resume3 2 -- --resume "$tmp/died" --nproc 3 --quiet
 grep -q "written by 2 process(es)" "$tmp/resume3.err" && pass || { fail "resume on 3 ranks refused"; cat "$tmp/resume3.err"; }
@@ -122,12 +136,7 @@ for step in start staged published metrics; do
     run "$name-resumed" 0 -- --resume "$tmp/$name" --nproc 2 --quiet
     check "$name: iterations 1 2 3 once each" -- test \
       "$(python3 -c "import json,sys; print(' '.join(str(json.loads(l)['iteration']) for l in open(sys.argv[1]) if l.strip()))" "$tmp/$name/metrics.jsonl")" = "1 2 3"
-    for i in 1 2 3; do
-      for key in "d['advantage_loss']" "d['samples']" "d['memory']" "d['distributed']" "d.get('eval')"; do
-        check "$name: iteration $i $key as uninterrupted" -- test \
-          "$(json "$tmp/$name/metrics.jsonl" "$i" "$key")" = "$(json "$tmp/kill_reference/metrics.jsonl" "$i" "$key")"
-      done
-    done
+    same_as "$name" "$tmp/$name/metrics.jsonl" "$tmp/kill_reference/metrics.jsonl" "1 2 3"
     latest=$(cat "$tmp/$name/checkpoints/LATEST")
     check "$name: only the latest checkpoint keeps memories" -- test \
       "$(find "$tmp/$name/checkpoints" -name '*.mem' -not -path "*/$latest/*" | wc -l)" -eq 0

@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "engine/rng.h"
+#include "base/rng.h"
 
 namespace lcfr::engine {
 namespace {

@@ -174,7 +174,6 @@ TEST_CASE("conformance: the decision cap ends a game and is reported", "[conform
   rules.max_decisions = 7;  // ends in the middle of a turn: after a card decision
   const LostCities game(rules);
   State s = game.DealFromSeed(5);
-  Rng rng(5);
   while (!LostCities::IsTerminal(s)) game.ApplyUnchecked(s, game.LegalActions(s).front());
   CHECK(s.end == EndReason::kDecisionCap);
   CHECK(s.decisions == 7);

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "base/rng.h"
 #include "engine/kuhn.h"
 #include "engine/leduc.h"
 #include "engine/lost_cities.h"
-#include "engine/rng.h"
 #include "tests/golden_file.h"
 
 namespace lcfr::engine {

@@ -8,11 +8,11 @@
 #include <cstring>
 #include <vector>
 
+#include "base/rng.h"
 #include "engine/game.h"
 #include "engine/kuhn.h"
 #include "engine/leduc.h"
 #include "engine/lost_cities.h"
-#include "engine/rng.h"
 
 namespace lcfr::engine {
 namespace {

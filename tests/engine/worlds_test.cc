@@ -11,22 +11,26 @@
 #include <string>
 #include <vector>
 
-#include "engine/bots.h"
+#include "base/rng.h"
 #include "engine/lost_cities.h"
-#include "engine/rng.h"
 
 namespace lcfr::engine {
 namespace {
+
+// A legal action of `s` drawn uniformly (as play's RandomBot draws it).
+int RandomAction(const LostCities& game, const State& s, Rng& rng) {
+  const std::vector<int> legal = game.LegalActions(s);
+  return legal[rng.Uniform(static_cast<uint32_t>(legal.size()))];
+}
 
 // A state after `decisions` decisions of random play from deal `seed` (or earlier if the game
 // ends first: the last non-terminal state).
 State RandomPlayState(const LostCities& game, uint64_t seed, int decisions) {
   Rng rng(seed);
   State s = game.Deal(rng);
-  RandomBot bot;
   for (int k = 0; k < decisions; ++k) {
     State next = s;
-    game.ApplyUnchecked(next, bot.Act(game, game.MoverView(next), rng));
+    game.ApplyUnchecked(next, RandomAction(game, next, rng));
     if (LostCities::IsTerminal(next)) break;
     s = next;
   }
@@ -93,110 +97,6 @@ TEST_CASE("SampleWorld reads nothing hidden", "[worlds]") {
     Rng a(seed), b(seed);
     CHECK(SampleWorld(game, s, a) == SampleWorld(game, t, b));
   }
-}
-
-TEST_CASE("OracleHandWorld keeps the opponent's true hand and draws only the deck's order",
-          "[worlds]") {
-  const LostCities game;
-  int reordered = 0;
-  for (uint64_t seed = 1; seed <= 20; ++seed) {
-    const State s = RandomPlayState(game, seed, static_cast<int>(seed * 13 % 140));
-    const int opp = 1 - s.player;
-    Rng rng(seed);
-    const State w = OracleHandWorld(s, rng);
-    INFO("seed " << seed);
-    REQUIRE(game.CheckInvariants(w).ok());
-    CHECK(game.MoverView(w) == game.MoverView(s));
-    // The opponent's hand is the real one, unknown cards too (SampleWorld's would differ).
-    const std::vector<Card> real(s.hand[opp].begin(), s.hand[opp].begin() + s.hand_count[opp]);
-    const std::vector<Card> dealt(w.hand[opp].begin(), w.hand[opp].begin() + w.hand_count[opp]);
-    CHECK(dealt == Sorted(real));
-    // The deck holds the same cards, reshuffled: its order is the only thing drawn.
-    const std::vector<Card> deck(s.deck.begin(), s.deck.begin() + s.deck_size);
-    const std::vector<Card> drawn(w.deck.begin(), w.deck.begin() + w.deck_size);
-    CHECK(Sorted(drawn) == Sorted(deck));
-    reordered += drawn != deck;
-    for (size_t j = w.deck_size; j < w.deck.size(); ++j) CHECK(w.deck[j] == kNoCard);
-  }
-  CHECK(reordered >= 15);  // decks of two or more cards come back shuffled
-}
-
-TEST_CASE("OracleWorld is the true state, the deck's drawn cards cleared", "[worlds]") {
-  const LostCities game;
-  for (uint64_t seed = 1; seed <= 20; ++seed) {
-    const State s = RandomPlayState(game, seed, static_cast<int>(seed * 13 % 140));
-    const State w = OracleWorld(s);
-    INFO("seed " << seed);
-    REQUIRE(game.CheckInvariants(w).ok());
-    CHECK(w.hand == s.hand);
-    CHECK(w.deck_size == s.deck_size);
-    CHECK(std::equal(w.deck.begin(), w.deck.begin() + w.deck_size, s.deck.begin()));
-    for (size_t j = w.deck_size; j < w.deck.size(); ++j) CHECK(w.deck[j] == kNoCard);
-    // The game goes on from it as from the state itself.
-    State a = s, b = w;
-    Rng rng(seed);
-    while (!LostCities::IsTerminal(a)) {
-      const std::vector<int> legal = game.LegalActions(a);
-      REQUIRE(legal == game.LegalActions(b));
-      const int action = legal[rng.Uniform(static_cast<uint32_t>(legal.size()))];
-      game.ApplyUnchecked(a, action);
-      game.ApplyUnchecked(b, action);
-    }
-    REQUIRE(LostCities::IsTerminal(b));
-    CHECK(LostCities::Payoff(a, 0) == LostCities::Payoff(b, 0));
-  }
-}
-
-TEST_CASE("OpponentHandMatch scores the share of a world's unknown opponent cards held truly",
-          "[worlds]") {
-  const LostCities game;
-  int scored = 0;
-  for (uint64_t seed = 1; seed <= 20; ++seed) {
-    const State s = RandomPlayState(game, seed, static_cast<int>(seed * 13 % 140));
-    INFO("seed " << seed);
-    const int unknown = OpponentUnknownCards(s);
-    if (unknown == 0 || s.deck_size == 0) continue;
-    ++scored;
-    Rng rng(seed);
-    // The true hand scores 1.
-    CHECK(OpponentHandMatch(OracleHandWorld(s, rng), s) == 1.0);
-    // Uniform worlds score unknown / (unknown + deck) on average: the share of the hidden cards
-    // that the opponent's unknown slots hold (4,000 worlds; the sample mean's standard error is
-    // below 0.008).
-    double sum = 0;
-    const int n = 4000;
-    for (int k = 0; k < n; ++k) {
-      const double m = OpponentHandMatch(SampleWorld(game, s, rng), s);
-      REQUIRE(m >= 0.0);
-      REQUIRE(m <= 1.0);
-      sum += m;
-    }
-    CHECK(sum / n == Approx(static_cast<double>(unknown) / (unknown + s.deck_size)).margin(0.03));
-    // A world whose unknown slots hold the deck's cards only scores 0: swap the opponent's
-    // unknown cards for deck cards (as many as fit).
-    if (s.deck_size >= unknown) {
-      State w = OracleHandWorld(s, rng);
-      const int opp = 1 - s.player;
-      int d = 0;
-      for (int j = 0; j < w.hand_count[opp]; ++j) {
-        Card& card = w.hand[opp][j];
-        if ((w.known[opp][CardColor(card)] >> CardIndex(card)) & 1) continue;
-        std::swap(card, w.deck[d++]);
-      }
-      CHECK(OpponentHandMatch(w, s) == 0.0);
-    }
-  }
-  CHECK(scored >= 10);
-  // With no unknown card (every card of the opponent's hand known from pile draws): -1.
-  State s = RandomPlayState(game, 3, 30);
-  const int opp = 1 - s.player;
-  for (auto& mask : s.known[opp]) mask = 0;
-  for (int j = 0; j < s.hand_count[opp]; ++j) {
-    const Card card = s.hand[opp][j];
-    s.known[opp][CardColor(card)] |= static_cast<uint16_t>(1u << CardIndex(card));
-  }
-  REQUIRE(OpponentUnknownCards(s) == 0);
-  CHECK(OpponentHandMatch(s, s) == -1.0);
 }
 
 // Pearson's chi-square of where each hidden card lands (one of the deck positions, or the
@@ -273,11 +173,10 @@ SeenGame RandomSeenGame(const LostCities& game, uint64_t seed, int decisions) {
   Rng rng(seed);
   SeenGame g;
   g.deal = game.Deal(rng);
-  RandomBot bot;
   std::vector<std::pair<State, int>> moves;
   State s = g.deal;
   for (int k = 0; k < decisions; ++k) {
-    const int a = bot.Act(game, game.MoverView(s), rng);
+    const int a = RandomAction(game, s, rng);
     State next = s;
     game.ApplyUnchecked(next, a);
     if (LostCities::IsTerminal(next)) break;

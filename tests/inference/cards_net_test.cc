@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "base/rng.h"
 #include "engine/card.h"
 #include "engine/lost_cities.h"
-#include "engine/rng.h"
 #include "inference/backends.h"
 #include "inference/batched_evaluator.h"
 #include "inference/model_store.h"
@@ -47,7 +47,7 @@ NetworkShape CardsShape(const LostCities& game, int width = 24, int layers = 2) 
 
 // Random playout states (every 5th decision of `games` games).
 std::vector<State> States(const LostCities& game, int games, uint64_t seed) {
-  engine::Rng rng(seed);
+  Rng rng(seed);
   std::vector<State> states;
   for (int g = 0; g < games; ++g) {
     State s = game.Deal(rng);

@@ -14,10 +14,10 @@
 #include <memory>
 #include <vector>
 
-#include "engine/files.h"
+#include "base/files.h"
+#include "base/rng.h"
 #include "engine/kuhn.h"
 #include "engine/lost_cities.h"
-#include "engine/rng.h"
 #include "inference/batched_evaluator.h"
 #include "inference/model_store.h"
 #include "inference/networks.h"
@@ -57,7 +57,7 @@ traversal::Head HeadFor(int network) {
 // random non-empty.
 Batch MakeBatch(const NetworkShape& shape, int rows, const std::vector<int>& networks,
                 uint64_t seed) {
-  engine::Rng rng(seed);
+  Rng rng(seed);
   Batch batch;
   batch.features.resize(rows);
   batch.outputs.resize(rows, std::vector<float>(shape.num_actions, -1.0f));
@@ -179,7 +179,7 @@ CATCH_TEST_CASE("Policy ops: the tensor path equals the row path", "[inference]"
   outputs.select(1, 0).fill_(-1.0f);
   outputs.select(1, 1).fill_(-2.0f);
   outputs.select(1, 2).copy_(-outputs.select(1, 2).abs());
-  engine::Rng rng(9);
+  Rng rng(9);
   at::Tensor mask = at::zeros({blocks, rows, actions});
   std::vector<uint32_t> legal(blocks * rows);
   for (int64_t i = 0; i < blocks * rows; ++i) {
@@ -215,7 +215,7 @@ CATCH_TEST_CASE("Networks: save and load round trip; mismatches are errors", "[i
   const std::string path = dir + "/nets.pt";
   NetworkSet nets = NetworkSet::Create(SmallShape(), 5);
   CATCH_REQUIRE(SaveNetworks(nets, path).ok());
-  // No temporary is left beside it (engine/atomic_file.h): the directory holds the file alone.
+  // No temporary is left beside it (base/atomic_file.h): the directory holds the file alone.
   const absl::StatusOr<std::vector<std::string>> names = lcfr::ListDirectory(dir);
   CATCH_REQUIRE(names.ok());
   CATCH_CHECK(*names == std::vector<std::string>{"nets.pt"});

@@ -26,7 +26,7 @@ TEST_CASE("Fit: R^2, RMSE and the noise share", "[diagnostics]") {
   CHECK(shifted.rmse == Approx(1.0));
 }
 
-EvaluatorFactory Pseudo(const engine::LostCities& game) {
+traversal::EvaluatorFactory Pseudo(const engine::LostCities& game) {
   return [&game](int) -> std::unique_ptr<traversal::Evaluator> {
     return std::make_unique<traversal::PseudoNetworkEvaluator>(game.EncodingSize(),
                                                                game.num_actions(), 7);
@@ -68,7 +68,7 @@ TEST_CASE("Value check: a value network with equal outputs explains no advantage
   // advantage is 0: the advantages' R^2 is at most 0. Q varies across states far more than a
   // mean of rollouts does, so more rollouts shrink the noise share of Q's variance.
   const engine::LostCities game;
-  const EvaluatorFactory uniform = [](int) -> std::unique_ptr<traversal::Evaluator> {
+  const traversal::EvaluatorFactory uniform = [](int) -> std::unique_ptr<traversal::Evaluator> {
     return std::make_unique<traversal::UniformEvaluator>();
   };
   ValueCheckOptions options;

@@ -32,7 +32,7 @@ inference::NetworkSet SmallNets(uint64_t seed) {
 // Targets that are a fixed function of the features: learnable.
 SampleMemory LearnableMemory(Retention retention = Retention::kReservoir) {
   traversal::SampleBuffer buffer(kRaw.shape());
-  engine::Rng rng(3);
+  Rng rng(3);
   for (int i = 0; i < 200; ++i) {
     float f[kFeatures];
     for (float& x : f) x = static_cast<float>(rng.UniformDouble() * 2 - 1);
@@ -42,7 +42,7 @@ SampleMemory LearnableMemory(Retention retention = Retention::kReservoir) {
     buffer.target(k)[2] = 0.5f * f[3];
   }
   SampleMemory memory(1000, kRaw, retention);
-  engine::Rng add(1);
+  Rng add(1);
   memory.Add(buffer, add);
   return memory;
 }
@@ -60,7 +60,7 @@ CATCH_TEST_CASE("Learner: a fit lowers the masked MSE on learnable targets and i
   Learner learner(Optimizer(), kFeatures, kActions, false, single);
   const SampleMemory memory = LearnableMemory();
   inference::NetworkSet a = SmallNets(7), b = SmallNets(7);
-  engine::Rng r1(5), r2(5), r3(5);
+  Rng r1(5), r2(5), r3(5);
   const double short_fit = learner.Fit(a, 0, memory, 5, Loss::kMaskedMse, r1);
   inference::NetworkSet c = SmallNets(7);
   const double long_fit = learner.Fit(c, 0, memory, 400, Loss::kMaskedMse, r2);
@@ -80,7 +80,7 @@ CATCH_TEST_CASE("Learner: the strategy losses are the masked softmax's MSE and c
   buffer.target(k)[0] = 0.25f;
   buffer.target(k)[2] = 0.75f;
   SampleMemory memory(10, kRaw, Retention::kReservoir);
-  engine::Rng add(1);
+  Rng add(1);
   memory.Add(buffer, add);
   OptimizerConfig config = Optimizer();
   config.learning_rate = 1e-9;  // one step that changes (almost) nothing
@@ -92,7 +92,7 @@ CATCH_TEST_CASE("Learner: the strategy losses are the masked softmax's MSE and c
     for (auto& p : nets.nets[0]->parameters()) p.zero_();
     return nets;
   };
-  engine::Rng rng(1);
+  Rng rng(1);
   inference::NetworkSet nets = zeroed();
   CATCH_CHECK(learner.Fit(nets, 0, memory, 1, Loss::kStrategyMse, rng) ==
               Approx(0.25 * 0.25 + 0.25 * 0.25).epsilon(1e-5));

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/files.h"
+#include "base/files.h"
 #include "tests/training/raw_features.h"
 #include "tests/traversal/golden_batches.h"
 
@@ -58,7 +58,7 @@ void CheckSameSamples(const SampleMemory& a, const SampleMemory& b) {
 TEST_CASE("SampleMemory: reservoir keeps everything until full, then a uniform sample",
           "[memory]") {
   SampleMemory small(10, kRaw, Retention::kReservoir);
-  engine::Rng rng(1);
+  Rng rng(1);
   small.Add(Samples(7, 0), rng);
   CHECK(small.size() == 7);
   CHECK(small.seen() == 7);
@@ -67,7 +67,7 @@ TEST_CASE("SampleMemory: reservoir keeps everything until full, then a uniform s
   std::vector<int> kept(100, 0);
   for (uint64_t seed = 0; seed < 2000; ++seed) {
     SampleMemory r(10, kRaw, Retention::kReservoir);
-    engine::Rng rr(seed);
+    Rng rr(seed);
     r.Add(Samples(100, 0), rr);
     REQUIRE(r.size() == 10);
     for (int64_t i = 0; i < r.size(); ++i) ++kept[IdOf(r, i)];
@@ -77,7 +77,7 @@ TEST_CASE("SampleMemory: reservoir keeps everything until full, then a uniform s
 
 TEST_CASE("SampleMemory: the sliding window keeps the latest samples", "[memory]") {
   SampleMemory window(10, kRaw, Retention::kSlidingWindow);
-  engine::Rng unused(1);  // the sliding window draws nothing
+  Rng unused(1);  // the sliding window draws nothing
   window.Add(Samples(7, 0), unused);
   CHECK(window.size() == 7);
   window.Add(Samples(8, 7), unused);  // samples 0..14 offered; 5..14 remain
@@ -96,7 +96,7 @@ TEST_CASE("SampleMemory: the sliding window keeps the latest samples", "[memory]
 
 TEST_CASE("SampleMemory: reservoir deterministic, counts changed samples", "[memory]") {
   SampleMemory a(50, kRaw, Retention::kReservoir), b(50, kRaw, Retention::kReservoir);
-  engine::Rng ra(9), rb(9);
+  Rng ra(9), rb(9);
   for (int k = 0; k < 5; ++k) {
     a.Add(Samples(40, 40 * k), ra);
     b.Add(Samples(40, 40 * k), rb);
@@ -122,7 +122,7 @@ TEST_CASE("SegmentChain: a checkpoint writes what changed and links the rest; lo
   const std::string root = TempDir();
   SampleMemory memory(100, kRaw, Retention::kReservoir);
   SegmentChain chain = Chain();
-  engine::Rng rng(4);
+  Rng rng(4);
   std::string previous;
   std::vector<int> segments;
   for (int c = 1; c <= 6; ++c) {
@@ -169,7 +169,7 @@ TEST_CASE(
   const std::string root = TempDir();
   SampleMemory memory(60, kRaw, Retention::kSlidingWindow);
   SegmentChain chain = Chain();
-  engine::Rng rng(1);
+  Rng rng(1);
   memory.Add(Samples(60, 0), rng);
   REQUIRE(MakeDirectories(root + "/c1").ok());
   REQUIRE(chain.Write(memory, root + "/c1", "").ok());
@@ -196,7 +196,7 @@ TEST_CASE(
 TEST_CASE("SampleMemory: bad segment files are refused with the file and the problem", "[memory]") {
   const std::string root = TempDir();
   SampleMemory memory(50, kRaw, Retention::kReservoir);
-  engine::Rng rng(2);
+  Rng rng(2);
   memory.Add(Samples(30, 0), rng);
   const std::string full = root + "/full.mem";
   REQUIRE(memory.WriteSegment(full, true).ok());
@@ -266,7 +266,7 @@ TEST_CASE("SampleMemory: mini-batch rows from the stored views give the golden s
       const traversal::SampleBuffer& samples = sink[kind];
       SampleMemory memory(std::max<int64_t>(1, static_cast<int64_t>(samples.size())), encoder,
                           Retention::kSlidingWindow);
-      engine::Rng unused(0);
+      Rng unused(0);
       memory.Add(samples, unused);
       traversal::SampleBuffer rows(traversal::ShapeOf(game));
       std::vector<float> features(game.EncodingSize());

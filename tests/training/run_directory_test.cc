@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/atomic_file.h"
-#include "engine/files.h"
+#include "base/atomic_file.h"
+#include "base/files.h"
 #include "training/checksums.h"
 
 namespace lcfr::training {
@@ -80,7 +80,7 @@ TEST_CASE("RunDirectory: retention is idempotent and cleans what an interrupted 
   REQUIRE(WriteFileAtomically(dir.CheckpointPath(1) + "/advantage0.s0.mem", "m").ok());
   REQUIRE(MakeDirectories(dir.StagingPath(3)).ok());
   // And temporaries of atomic writes cut short.
-  // (engine/atomic_file.h names them FILE.tmp.<pid>.<n>.)
+  // (base/atomic_file.h names them FILE.tmp.<pid>.<n>.)
   REQUIRE(WriteFileAtomically(dir.CheckpointsPath() + "/LATEST.tmp.77.0", "iter_0000").ok());
   REQUIRE(WriteFileAtomically(dir.MetricsPath() + ".tmp.77.1", "{").ok());
   REQUIRE(WriteFileAtomically(dir.SummaryPath() + ".tmp.78.0", "{").ok());

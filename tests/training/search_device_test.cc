@@ -9,20 +9,24 @@
 
 #include "engine/lost_cities.h"
 #include "inference/model_store.h"
+#include "search/player.h"
 #include "tests/training/game_networks.h"
 #include "training/compose.h"
-#include "training/search.h"
 
 namespace lcfr::training {
 namespace {
 
+using search::Blueprint;
+using search::SearchConfig;
+using search::SearchDecision;
+using search::SearchReport;
 using testing::GameNetworks;
 
 // The decisions of a search over `store` on `device` (fp32) at eight positions: the deals of
 // seeds 1-8 after a few random turns each.
 std::vector<SearchDecision> Decide(const engine::LostCities& game,
                                    std::shared_ptr<const inference::ModelStore> store,
-                                   inference::Device device, SearchStats& stats) {
+                                   inference::Device device, SearchReport& report) {
   Blueprint blueprint;
   blueprint.play.source = play::PlayPolicy::Source::kCurrent;
   SearchConfig config;
@@ -33,23 +37,22 @@ std::vector<SearchDecision> Decide(const engine::LostCities& game,
   inference::InferenceConfig inference;
   inference.device = device;
   inference.precision = inference::Precision::kFp32;
-  auto player =
-      MakeSearchPlayer(game, blueprint, config, std::move(store), nullptr, nullptr, inference);
+  auto player = MakeSearchPlayer(game, blueprint, config, std::move(store), nullptr, inference);
   CATCH_INFO(player.status().message());
   CATCH_REQUIRE(player.ok());
   std::vector<SearchDecision> decisions;
   for (uint64_t seed = 1; seed <= 8; ++seed) {
     engine::State s = game.DealFromSeed(seed);
-    engine::Rng prefix(seed);
+    Rng prefix(seed);
     for (int j = 0; j < static_cast<int>(seed) * 4; ++j) {  // whole turns: a card decision
       const std::vector<int> legal = game.LegalActions(s);
       game.ApplyUnchecked(s, legal[prefix.Uniform(static_cast<uint32_t>(legal.size()))]);
     }
-    engine::Rng rng(seed * 17);
+    Rng rng(seed * 17);
     (*player)->ActOnState(game, s, rng);
     decisions.push_back((*player)->last_decision());
   }
-  stats = (*player)->stats();
+  report = (*player)->report();
   return decisions;
 }
 
@@ -63,13 +66,13 @@ CATCH_TEST_CASE("MakeSearchPlayer: the search's network on the CPU, deterministi
                 "[search][device]") {
   const engine::LostCities game(ShortRules());
   const auto store = std::make_shared<inference::ModelStore>(GameNetworks(game, 4));
-  SearchStats first_stats, again_stats;
-  const auto first = Decide(game, store, inference::Device::kCpu, first_stats);
-  const auto again = Decide(game, store, inference::Device::kCpu, again_stats);
+  SearchReport first_report, again_report;
+  const auto first = Decide(game, store, inference::Device::kCpu, first_report);
+  const auto again = Decide(game, store, inference::Device::kCpu, again_report);
   // Its rollouts asked the network, in batches.
-  CATCH_CHECK(first_stats.searched == 8);
-  CATCH_CHECK(first_stats.policy_calls > 0);
-  CATCH_CHECK(first_stats.rows_per_batch() > 1.0);
+  CATCH_CHECK(first_report.searched == 8);
+  CATCH_CHECK(first_report.policy_calls > 0);
+  CATCH_CHECK(first_report.rows_per_batch() > 1.0);
   for (size_t i = 0; i < first.size(); ++i) {
     CATCH_CHECK(first[i].rollouts >= 48);
     CATCH_CHECK(again[i].candidates == first[i].candidates);
@@ -91,11 +94,11 @@ CATCH_TEST_CASE("MakeSearchPlayer: the search on CUDA decides as on the CPU", "[
   }
   const engine::LostCities game(ShortRules());
   const auto store = std::make_shared<inference::ModelStore>(GameNetworks(game, 4));
-  SearchStats cpu_stats, cuda_stats;
-  const auto cpu = Decide(game, store, inference::Device::kCpu, cpu_stats);
-  const auto cuda = Decide(game, store, inference::Device::kCuda, cuda_stats);
-  CATCH_CHECK(cuda_stats.searched == cpu_stats.searched);
-  CATCH_CHECK(cuda_stats.rows_per_batch() > 1.0);
+  SearchReport cpu_report, cuda_report;
+  const auto cpu = Decide(game, store, inference::Device::kCpu, cpu_report);
+  const auto cuda = Decide(game, store, inference::Device::kCuda, cuda_report);
+  CATCH_CHECK(cuda_report.searched == cpu_report.searched);
+  CATCH_CHECK(cuda_report.rows_per_batch() > 1.0);
   int same = 0;
   for (size_t i = 0; i < cpu.size(); ++i) {
     CATCH_CHECK(cuda[i].candidates == cpu[i].candidates);

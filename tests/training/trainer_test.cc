@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/files.h"
+#include "base/files.h"
 #include "nlohmann/json.hpp"
 #include "training/config.h"
 

@@ -38,7 +38,7 @@ void HashedStrategy(int player, std::span<const float> features, uint32_t legal,
   for (size_t a = 0; a < out.size(); ++a) {
     out[a] = 0;
     if (!(legal >> a & 1)) continue;
-    engine::Rng rng(engine::DeriveSeed({h, a}));
+    Rng rng(DeriveSeed({h, a}));
     out[a] = static_cast<float>(0.2 + rng.UniformDouble());
     total += out[a];
   }
@@ -72,7 +72,7 @@ RunnerConfig PlainRunner() {
 
 template <typename G>
 CollectingSink RunOnce(const G& game, const RunnerConfig& config, int iteration, int traverser,
-                       int64_t count, const typename TraversalRunner<G>::EvaluatorFactory& factory,
+                       int64_t count, const EvaluatorFactory& factory,
                        WorkerStats* stats = nullptr) {
   TraversalRunner<G> runner(game, config, factory);
   CollectingSink sink(traversal::ShapeOf(game));
@@ -606,7 +606,7 @@ TEST_CASE("Traversal: fiber stacks hold a traversal down to the decision cap", "
   SampleSet samples(ShapeOf(game));
   batcher.Run(6, [&](int64_t index, PolicyClient& policy) {
     const TraversalParams<LostCities> params{&game, &cfr, 0, 1, index};
-    RunTraversal(params, engine::Rng(static_cast<uint64_t>(index)), policy, features[policy.slot()],
+    RunTraversal(params, Rng(static_cast<uint64_t>(index)), policy, features[policy.slot()],
                  samples, batcher.stats());
   });
   const WorkerStats& stats = batcher.stats();
@@ -882,7 +882,7 @@ TEST_CASE("ESCHER: determinism across widths and workers, value and regret trave
 
 TEST_CASE("ESCHER: the balanced policy is uniform over the classes, then within", "[escher]") {
   const LostCities game;
-  engine::Rng rng(17);
+  Rng rng(17);
   int states = 0;
   std::array<int, LostCities::kNumActionClasses> seen{};
   for (int g = 0; g < 40; ++g) {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/rng.h"
+#include "base/rng.h"
 #include "traversal/evaluators.h"
 
 namespace lcfr::traversal {
@@ -46,7 +46,7 @@ struct Alive {
 
 // A task of index-dependent length that checks every answer it gets.
 int CallsOf(int64_t index) {
-  return 1 + static_cast<int>(engine::DeriveSeed({7, static_cast<uint64_t>(index)}) % 9);
+  return 1 + static_cast<int>(DeriveSeed({7, static_cast<uint64_t>(index)}) % 9);
 }
 
 void ScriptedTask(int64_t index, PolicyClient& policy) {
