@@ -61,9 +61,14 @@ if [[ $mode == all ]]; then
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     "$LCFR_ROOT/build-tsan/tests/search/search_tests" "[threads]"
   log "building the fuzz targets (clang, libFuzzer + ASan + UBSan) in build-fuzz/"
-  CC=clang CXX=clang++ LCFR_BUILD_TYPE=RelWithDebInfo configure_and_build "$LCFR_ROOT/build-fuzz" \
-    -DLCFR_WITH_TORCH=OFF -DLCFR_SANITIZE=ON -DLCFR_FUZZ=ON -DLCFR_BUILD_BENCHMARKS=OFF \
-    -DLCFR_BUILD_TESTS=OFF
+  mkdir -p "$LCFR_ROOT/build-fuzz"
+  CC=clang CXX=clang++ cmake -S "$LCFR_ROOT" -B "$LCFR_ROOT/build-fuzz" -G Ninja \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLCFR_WITH_TORCH=OFF -DLCFR_SANITIZE=ON -DLCFR_FUZZ=ON \
+    -DLCFR_BUILD_BENCHMARKS=OFF -DLCFR_BUILD_TESTS=OFF > "$LCFR_ROOT/build-fuzz/configure.log" 2>&1 ||
+    { cat "$LCFR_ROOT/build-fuzz/configure.log" >&2; die "cmake configure failed (build-fuzz)"; }
+  # Only the fuzz targets and what they link (the search's library is not among them).
+  cmake --build "$LCFR_ROOT/build-fuzz" -j "$(nproc)" --target \
+    $(sed -n 's/^set(LCFR_FUZZ_TARGETS \(.*\))$/\1/p' "$LCFR_ROOT/fuzz/CMakeLists.txt" | sed 's/[^ ]*/fuzz_&/g')
   log "a short run of every fuzz target on its seed corpus (fuzz/README.md)"
   (cd "$LCFR_ROOT/build-fuzz" && ctest --output-on-failure -V -j "$(nproc)" | grep -E "runs in|FAILED|ERROR|SUMMARY|property|tests passed|tests failed")
 fi

@@ -1,6 +1,8 @@
 #include "training/distill.h"
 
-#include <torch/torch.h>
+#include <ATen/Parallel.h>
+#include <torch/types.h>
+#include <torch/utils.h>
 
 #include <algorithm>
 #include <array>

@@ -5,7 +5,7 @@
 #ifndef LCFR_TRAINING_EXACT_EVALUATION_H_
 #define LCFR_TRAINING_EXACT_EVALUATION_H_
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,8 @@
 
 #include <torch/nn/utils/clip_grad.h>
 #include <torch/optim/adam.h>
-#include <torch/torch.h>
+#include <torch/types.h>
+#include <torch/utils.h>
 
 #include <algorithm>
 #include <cstring>

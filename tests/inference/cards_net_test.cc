@@ -6,7 +6,6 @@
 
 #include <ATen/ATen.h>
 #include <c10/core/InferenceMode.h>
-#include <torch/torch.h>
 #include <unistd.h>
 
 #include <algorithm>

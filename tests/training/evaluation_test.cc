@@ -3,7 +3,8 @@
 // exploitability of the strategy network's softmax policy.
 #include "training/evaluation.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
+#include <torch/utils.h>
 
 #include <catch2/catch.hpp>
 #include <memory>

@@ -3,7 +3,8 @@
 // gradient average is the identity when every rank holds the same gradients.
 #include "training/learner.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
+#include <torch/utils.h>
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -1,7 +1,8 @@
 // The search's networks on the inference config's device (training/compose.h's MakeSearchPlayer:
 // lcfr agent --search --device, lcfr play --search --device): a real network through the fused
 // evaluator, on the CPU and, where a GPU is visible, on CUDA against the CPU.
-#include <torch/torch.h>
+#include <torch/cuda.h>
+#include <torch/types.h>
 
 #include <catch2/catch.hpp>
 #include <memory>
