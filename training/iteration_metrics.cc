@@ -54,6 +54,7 @@ std::string IterationMetrics::ToJsonLine() const {
                   {"strategy_training", time.strategy_training},
                   {"evaluation", time.evaluation}};
   if (time.checkpoint) line["time"]["checkpoint"] = *time.checkpoint;
+  line["time"]["process_cpu"] = time.process_cpu;
   line["traversals_per_s"] = traversals_per_s;
   line["policy_calls_per_s"] = policy_calls_per_s;
   line["rows_per_forward"] = rows_per_forward;
@@ -177,6 +178,9 @@ absl::StatusOr<IterationMetrics> IterationMetrics::FromJsonLine(std::string_view
   get(j, {"time", "strategy_training"}, m.time.strategy_training);
   get(j, {"time", "evaluation"}, m.time.evaluation);
   maybe(j, {"time", "checkpoint"}, m.time.checkpoint);
+  std::optional<double> process_cpu;  // lines of older runs have none
+  maybe(j, {"time", "process_cpu"}, process_cpu);
+  m.time.process_cpu = process_cpu.value_or(0.0);
   get(j, {"traversals_per_s"}, m.traversals_per_s);
   get(j, {"policy_calls_per_s"}, m.policy_calls_per_s);
   get(j, {"rows_per_forward"}, m.rows_per_forward);
@@ -202,6 +206,47 @@ std::string FormatDuration(double seconds) {
   if (s >= 3600) return lcfr::StrCat(s / 3600, "h", (s % 3600) / 60, "m");
   if (s >= 60) return lcfr::StrCat(s / 60, "m", s % 60, "s");
   return lcfr::StrCat(s, "s");
+}
+
+void RunOutcome::Add(const IterationMetrics& m) {
+  Point point;
+  point.iteration = m.iteration;
+  bool lower_is_better = false;
+  if (m.exploitability) {
+    measure_ = "exploitability";
+    point.score = *m.exploitability;
+    lower_is_better = true;
+  } else if (m.eval) {
+    double sum = 0;
+    int bots = 0;
+    for (const BotResult& r : *m.eval) {
+      if (!r.policy.empty()) continue;
+      sum += r.win_rate;
+      ++bots;
+    }
+    if (bots == 0) return;
+    measure_ = "mean win rate";
+    point.score = sum / bots;
+  } else {
+    return;
+  }
+  const Json line = Json::parse(m.ToJsonLine());
+  Json eval = Json::object();
+  for (const char* key : {"exploitability", "nash_conv", "eval"}) {
+    if (line.contains(key)) eval[key] = line[key];
+  }
+  point.eval_json = eval.dump();
+  const bool better =
+      !best_ || (lower_is_better ? point.score < best_->score : point.score > best_->score);
+  if (better) best_ = point;
+  final_ = std::move(point);
+}
+
+std::string RunOutcome::Line() const {
+  if (!final_) return "no evaluation";
+  return lcfr::StrCat("final ", measure_, " ", G(final_->score), " at iteration ",
+                      final_->iteration, ", best ", G(best_->score), " at iteration ",
+                      best_->iteration);
 }
 
 std::string ProgressLine(const IterationMetrics& m, int last, double per_iteration) {

@@ -50,6 +50,9 @@ struct IterationMetrics {
     double strategy_training = 0;
     double evaluation = 0;
     std::optional<double> checkpoint;  // iterations that wrote one
+    // The process's CPU seconds (user + system, every thread) since it started, at the end of
+    // the iteration's evaluation (rank 0's process; a resumed run starts again from 0).
+    double process_cpu = 0;
   } time;
   double traversals_per_s = 0;
   double policy_calls_per_s = 0;
@@ -74,6 +77,32 @@ struct IterationMetrics {
   // among those every version wrote (iteration, advantage_loss, an evaluation's win rate and
   // interval). Other missing keys keep their defaults.
   static absl::StatusOr<IterationMetrics> FromJsonLine(std::string_view line);
+};
+
+// What a run reached: its last evaluation and its best, each with its iteration. The toy games
+// rank evaluations by exploitability (lower is better); Lost Cities by the mean win rate of the
+// default policy over the bots it played (higher is better).
+class RunOutcome {
+ public:
+  struct Point {
+    int iteration = 0;
+    double score = 0;       // exploitability, or the mean win rate
+    std::string eval_json;  // the iteration's evaluation as metrics.jsonl holds it
+  };
+  // Adds an iteration's metrics, in order; iterations without an evaluation are skipped.
+  void Add(const IterationMetrics& metrics);
+  const std::optional<Point>& final_point() const { return final_; }
+  const std::optional<Point>& best_point() const { return best_; }
+  // "exploitability" or "mean win rate"; "" before any evaluation.
+  const std::string& measure() const { return measure_; }
+  // One line for the end of a run, e.g. "final exploitability 0.149 at iteration 100, best
+  // 0.121 at iteration 80"; "no evaluation" when none ran.
+  std::string Line() const;
+
+ private:
+  std::optional<Point> final_;
+  std::optional<Point> best_;
+  std::string measure_;
 };
 
 // The progress line of iteration `metrics.iteration` of `last`, `per_iteration` seconds each.

@@ -2,11 +2,13 @@
 
 #include <ATen/Parallel.h>
 #include <c10/core/InferenceMode.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <torch/nn/utils/clip_grad.h>
 #include <torch/optim/adam.h>
 #include <torch/serialize.h>
-#include <torch/torch.h>
+#include <torch/types.h>
+#include <torch/utils.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,6 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -46,6 +49,16 @@
 
 namespace lcfr::training {
 namespace {
+
+// The process's CPU seconds so far, user and system, over every thread.
+double ProcessCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
 
 using Clock = std::chrono::steady_clock;
 using lcfr::StreamCat;
@@ -198,16 +211,11 @@ class Trainer {
     const int last = config_.run.iterations;
     const auto run_start = Clock::now();
     int done_here = 0;
-    nlohmann::ordered_json last_eval;
     for (int t = start + 1; t <= last; ++t) {
       Reach(options_.fault, FaultStep::kStart, rank_, t);
       absl::StatusOr<IterationMetrics> iterated = Iterate(t);
       if (!iterated.ok()) return iterated.status();
       IterationMetrics& m = *iterated;
-      if (m.eval) {
-        last_eval = nlohmann::ordered_json::parse(m.ToJsonLine())["eval"];
-      }
-      if (m.exploitability) last_eval = {{"exploitability", *m.exploitability}};
       // The checkpoint (every checkpoint_every iterations and after the last).
       if (t % config_.run.checkpoint_every == 0 || t == last) {
         if (absl::Status s = WriteCheckpoint(t, m); !s.ok()) return s;
@@ -224,15 +232,71 @@ class Trainer {
       }
     }
     if (rank_ != 0) return absl::OkStatus();
-    if (options_.progress && !tty_) std::fprintf(stderr, "\n");
+    metrics.close();
+    return WriteSummary(last, Since(run_start));
+  }
+
+  // summary.json and the run's last line on stderr: the final and the best evaluation with their
+  // iterations, over the whole run (metrics.jsonl, so a resumed run counts its earlier part),
+  // and which checkpoint is the run's model (the last; the best one's too where it was kept).
+  absl::Status WriteSummary(int last, double seconds) {
+    absl::StatusOr<RunOutcome> outcome = ReadOutcome();
+    if (!outcome.ok()) return outcome.status();
+    auto point_json = [](const std::optional<RunOutcome::Point>& point) {
+      if (!point) return nlohmann::ordered_json();
+      nlohmann::ordered_json j = {{"iteration", point->iteration}};
+      j.update(nlohmann::ordered_json::parse(point->eval_json));
+      return j;
+    };
     nlohmann::ordered_json summary;
     summary["game"] = GameName(config_.run.game);
     summary["iterations"] = last;
     summary["world_size"] = world_;
-    summary["seconds_this_invocation"] = Since(run_start);
-    summary["final_evaluation"] = last_eval;
+    summary["seconds_this_invocation"] = seconds;
+    summary["measure"] = outcome->measure();
+    summary["final_evaluation"] = point_json(outcome->final_point());
+    summary["best_evaluation"] = point_json(outcome->best_point());
     summary["checkpoint"] = dir_.CheckpointPath(last);
-    return WriteFileAtomically(dir_.SummaryPath(), summary.dump(2) + "\n");
+    std::string best_checkpoint;
+    if (outcome->best_point()) {
+      const std::string path = dir_.CheckpointPath(outcome->best_point()->iteration);
+      if (std::filesystem::exists(path + "/networks.pt")) best_checkpoint = path;
+    }
+    summary["best_checkpoint"] = best_checkpoint.empty() ? nlohmann::ordered_json()
+                                                         : nlohmann::ordered_json(best_checkpoint);
+    if (absl::Status s = WriteFileAtomically(dir_.SummaryPath(), summary.dump(2) + "\n"); !s.ok()) {
+      return s;
+    }
+    if (options_.progress) {
+      if (!tty_) std::fprintf(stderr, "\n");
+      std::string where =
+          StreamCat("the run's model is its last checkpoint, ", dir_.CheckpointPath(last));
+      if (outcome->best_point() && outcome->best_point()->iteration != last) {
+        where += best_checkpoint.empty()
+                     ? "; the best iteration's checkpoint was not kept (run.keep_every)"
+                     : StreamCat("; the best iteration's is ", best_checkpoint);
+      }
+      std::fprintf(stderr, "train: %s; %s\n", outcome->Line().c_str(), where.c_str());
+    }
+    return absl::OkStatus();
+  }
+
+  // The evaluations of every iteration in metrics.jsonl.
+  absl::StatusOr<RunOutcome> ReadOutcome() const {
+    std::ifstream in(dir_.MetricsPath());
+    if (!in) return absl::InternalError(StreamCat("cannot read ", dir_.MetricsPath()));
+    RunOutcome outcome;
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+      if (line.empty()) continue;
+      absl::StatusOr<IterationMetrics> m = IterationMetrics::FromJsonLine(line);
+      if (!m.ok()) {
+        return absl::InvalidArgumentError(
+            StreamCat(dir_.MetricsPath(), ": line ", number, ": ", m.status().message()));
+      }
+      outcome.Add(*m);
+    }
+    return outcome;
   }
 
   uint64_t Seed() const { return static_cast<uint64_t>(config_.run.seed); }
@@ -364,6 +428,7 @@ class Trainer {
       if (absl::Status s = Evaluate(t, m); !s.ok()) return s;
       m.time.evaluation = Since(t0);
     }
+    m.time.process_cpu = ProcessCpuSeconds();
     // 8. Totals over the ranks (a single process: its own figures).
     const size_t kinds = traversal::kNumSampleKinds;
     std::vector<int64_t> sums(counts.begin(), counts.end());

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lcfr::training {
@@ -75,6 +76,48 @@ TEST_CASE("IterationMetrics: a line round-trips, and bad lines name the key", "[
   bad.replace(bad.find("\"advantage_loss\":[0.125,0.25]"), 29, "\"advantage_loss\":\"x\"");
   CHECK_THAT(std::string(IterationMetrics::FromJsonLine(bad).status().message()),
              Catch::Contains("advantage_loss"));
+}
+
+TEST_CASE("RunOutcome: the final and the best evaluation with their iterations", "[metrics]") {
+  RunOutcome toy;
+  CHECK(toy.Line() == "no evaluation");
+  for (const auto& [iteration, exploitability] :
+       std::vector<std::pair<int, double>>{{10, 0.3}, {20, 0.12}, {25, -1}, {30, 0.2}}) {
+    IterationMetrics m;
+    m.iteration = iteration;
+    if (exploitability >= 0) m.exploitability = exploitability;  // iteration 25: no evaluation
+    toy.Add(m);
+  }
+  REQUIRE(toy.final_point().has_value());
+  CHECK(toy.final_point()->iteration == 30);
+  CHECK(toy.best_point()->iteration == 20);  // lower is better
+  CHECK(toy.best_point()->eval_json == R"({"exploitability":0.12})");
+  CHECK(toy.Line() == "final exploitability 0.2 at iteration 30, best 0.12 at iteration 20");
+
+  RunOutcome cards;  // Lost Cities: the mean win rate of the default policy, higher is better
+  auto eval = [](int iteration, double a, double b, double other_policy) {
+    IterationMetrics m;
+    m.iteration = iteration;
+    BotResult r;
+    r.opponent = "random";
+    r.win_rate = a;
+    BotResult s = r;
+    s.opponent = "heuristic-cautious";
+    s.win_rate = b;
+    BotResult t = r;
+    t.policy = "average";
+    t.win_rate = other_policy;  // another policy's games do not count
+    m.eval = std::vector<BotResult>{r, s, t};
+    return m;
+  };
+  cards.Add(eval(5, 0.9, 0.3, 1.0));
+  cards.Add(eval(10, 0.95, 0.45, 0.0));
+  cards.Add(eval(15, 0.9, 0.4, 1.0));
+  CHECK(cards.measure() == "mean win rate");
+  CHECK(cards.best_point()->iteration == 10);
+  CHECK(cards.best_point()->score == Approx(0.7));
+  CHECK(cards.final_point()->iteration == 15);
+  CHECK(cards.final_point()->score == Approx(0.65));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -63,6 +64,24 @@ TEST_CASE("Trainer: Deep CFR on Kuhn reaches exploitability < 0.05", "[trainer]"
   const double exploitability = metrics.back()["exploitability"];
   WARN("Kuhn Deep CFR (configs/kuhn.yaml): exploitability " << exploitability);
   CHECK(exploitability < 0.05);
+  // summary.json: the final and the best evaluation with their iterations, over metrics.jsonl.
+  nlohmann::json summary = nlohmann::json::parse(std::ifstream(options.run_dir + "/summary.json"));
+  CHECK(summary["measure"] == "exploitability");
+  CHECK(summary["final_evaluation"]["iteration"] == config->run.iterations);
+  CHECK(summary["final_evaluation"]["exploitability"].get<double>() == exploitability);
+  double best = 1e9;
+  int best_iteration = 0;
+  for (const auto& line : metrics) {
+    if (line.contains("exploitability") && line["exploitability"].get<double>() < best) {
+      best = line["exploitability"];
+      best_iteration = line["iteration"];
+    }
+  }
+  CHECK(summary["best_evaluation"]["iteration"] == best_iteration);
+  CHECK(summary["best_evaluation"]["exploitability"].get<double>() == best);
+  char last[32];
+  std::snprintf(last, sizeof last, "iter_%06d", config->run.iterations);
+  CHECK(summary["checkpoint"].get<std::string>().ends_with(last));
   CHECK(RemoveTree(options.run_dir).ok());
 }
 
