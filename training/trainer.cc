@@ -20,6 +20,7 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <system_error>
 #include <vector>
 
 #include "base/atomic_file.h"
@@ -260,7 +261,8 @@ class Trainer {
     std::string best_checkpoint;
     if (outcome->best_point()) {
       const std::string path = dir_.CheckpointPath(outcome->best_point()->iteration);
-      if (std::filesystem::exists(path + "/networks.pt")) best_checkpoint = path;
+      std::error_code error;  // unreadable counts as not kept
+      if (std::filesystem::exists(path + "/networks.pt", error)) best_checkpoint = path;
     }
     summary["best_checkpoint"] = best_checkpoint.empty() ? nlohmann::ordered_json()
                                                          : nlohmann::ordered_json(best_checkpoint);
