@@ -1,7 +1,5 @@
 #include "training/learner.h"
 
-#include <torch/nn/utils/clip_grad.h>
-#include <torch/optim/adam.h>
 #include <torch/types.h>
 #include <torch/utils.h>
 
@@ -10,6 +8,7 @@
 #include <span>
 
 #include "inference/networks.h"
+#include "training/fused_adam.h"
 
 namespace lcfr::training {
 namespace {
@@ -117,7 +116,8 @@ double Learner::Fit(inference::NetworkSet& nets, int n, const SampleMemory& memo
   if (contributing[0] == 0) return 0.0;
   auto& net = nets.nets[n];
   net->train();
-  torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(config_.learning_rate));
+  torch::NoGradGuard no_grad_outside_the_step;
+  FusedAdam optimizer(net->parameters());
   const int64_t per_rank = std::max<int64_t>(1, config_.batch_size / static_cast<int64_t>(world));
   const int64_t rows = std::min<int64_t>(per_rank, std::max<int64_t>(1, memory.size() * 4));
   Batch staging = StagingBatch(rows, feature_size_, num_actions_, cuda_);
@@ -125,9 +125,10 @@ double Learner::Fit(inference::NetworkSet& nets, int n, const SampleMemory& memo
   int tail_steps = 0;
   for (int step = 0; step < steps; ++step) {
     const bool tail = step >= steps - std::max(1, steps / 10);
-    optimizer.zero_grad();
+    optimizer.ZeroGrad();
     double step_loss = 0;
     if (memory.size() > 0) {
+      torch::AutoGradMode grad_mode(true);
       Batch b = Sample(config_, memory, staging, rng, cuda_);
       const torch::Tensor out = net->forward(b.x);
       const torch::Tensor per_sample = PerSampleLoss(loss_kind, out, b);
@@ -136,10 +137,8 @@ double Learner::Fit(inference::NetworkSet& nets, int n, const SampleMemory& memo
       if (tail) step_loss = loss.item<double>();
     }
     if (world > 1) step_loss = sync_.AllReduce(*net, contributing[0], step_loss);
-    if (config_.grad_clip > 0) {
-      torch::nn::utils::clip_grad_norm_(net->parameters(), config_.grad_clip);
-    }
-    optimizer.step();
+    if (config_.grad_clip > 0) optimizer.ClipGradNorm(config_.grad_clip);
+    optimizer.Step(config_.learning_rate);
     if (tail) {
       tail_loss += step_loss;
       ++tail_steps;

@@ -1,9 +1,9 @@
 // Fitting one network to one memory (Deep CFR's training step, Brown et al. 2019): mini-batches
 // drawn uniformly with replacement, staged once per fit in host memory (pinned on CUDA) and
 // refilled in place (features encoded from the memory's views, the rest copied); a loss per kind of
-// target; Adam; gradient clipping; and, with several processes, data-parallel gradient averaging
-// over the Communicator (GradientSync). Torch-free header: the networks are reached through
-// inference::NetworkSet.
+// target; Adam and gradient clipping as a few fused kernels (training/fused_adam.h); and, with
+// several processes, data-parallel gradient averaging over the Communicator (GradientSync).
+// Torch-free header: the networks are reached through inference::NetworkSet.
 #ifndef LCFR_TRAINING_LEARNER_H_
 #define LCFR_TRAINING_LEARNER_H_
 

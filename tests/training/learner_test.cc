@@ -3,6 +3,8 @@
 // gradient average is the identity when every rank holds the same gradients.
 #include "training/learner.h"
 
+#include <torch/nn/utils/clip_grad.h>
+#include <torch/optim/adam.h>
 #include <torch/types.h>
 #include <torch/utils.h>
 
@@ -12,6 +14,7 @@
 
 #include "inference/networks.h"
 #include "tests/training/raw_features.h"
+#include "training/fused_adam.h"
 
 namespace lcfr::training {
 namespace {
@@ -69,6 +72,37 @@ CATCH_TEST_CASE("Learner: a fit lowers the masked MSE on learnable targets and i
   CATCH_CHECK(long_fit < 0.2 * short_fit);
   // The same stream and initial weights: the same loss, bit for bit.
   CATCH_CHECK(learner.Fit(b, 0, memory, 5, Loss::kMaskedMse, r3) == short_fit);
+}
+
+CATCH_TEST_CASE("FusedAdam: the same steps as torch::optim::Adam with clip_grad_norm_",
+                "[learner]") {
+  // Two copies of a network, the same gradients each step (one large enough to be clipped, one
+  // not): libtorch's Adam and clipping on one, the fused kernels on the other.
+  inference::NetworkSet reference = SmallNets(3), fused = SmallNets(3);
+  auto ref_params = reference.nets[0]->parameters();
+  auto fused_params = fused.nets[0]->parameters();
+  torch::optim::Adam adam(ref_params, torch::optim::AdamOptions(0.01));
+  FusedAdam fused_adam(fused_params);
+  torch::manual_seed(11);
+  for (int step = 0; step < 4; ++step) {
+    const double scale = step % 2 == 0 ? 10.0 : 0.01;
+    for (size_t i = 0; i < ref_params.size(); ++i) {
+      const torch::Tensor g = torch::randn_like(ref_params[i]) * scale;
+      ref_params[i].mutable_grad() = g.clone();
+      fused_params[i].mutable_grad() = g.clone();
+    }
+    torch::nn::utils::clip_grad_norm_(ref_params, 1.0);
+    adam.step();
+    torch::NoGradGuard no_grad;
+    fused_adam.ClipGradNorm(1.0);
+    fused_adam.Step(0.01);
+    for (size_t i = 0; i < ref_params.size(); ++i) {
+      CATCH_INFO("step " << step << ", parameter " << i);
+      CATCH_CHECK(torch::allclose(ref_params[i], fused_params[i], 1e-5, 1e-6));
+    }
+    fused_adam.ZeroGrad();
+    for (const torch::Tensor& p : fused_params) CATCH_CHECK_FALSE(p.grad().defined());
+  }
 }
 
 CATCH_TEST_CASE("Learner: the strategy losses are the masked softmax's MSE and cross-entropy",
