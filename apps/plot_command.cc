@@ -76,6 +76,10 @@ int RunPlot(const PlotOptions& opts) {
       evals_time["exploitability"] += fmt::format("{} {} {} {}\n", minutes, *m->exploitability,
                                                   *m->exploitability, *m->exploitability);
     }
+    if (const auto& v = m->memory_mean_exploitability) {
+      evals["memory mean"] += fmt::format("{} {} {} {}\n", t, *v, *v, *v);
+      evals_time["memory mean"] += fmt::format("{} {} {} {}\n", minutes, *v, *v, *v);
+    }
     if (m->eval) {
       for (const training::BotResult& r : *m->eval) {
         const std::string row = fmt::format("{} {} {} {}\n", t, r.win_rate, r.ci_low, r.ci_high);
@@ -138,11 +142,13 @@ int RunPlot(const PlotOptions& opts) {
         chart.data.emplace_back(file, series);
         plots +=
             fmt::format("{}'{}' u 1:2:3:4 w yerrorlines t '{}'", plots.empty() ? "" : ", ", file,
-                        toy ? "exploitability (exact)" : "win rate vs " + GnuplotLabel(name));
+                        !toy                       ? "win rate vs " + GnuplotLabel(name)
+                        : name == "exploitability" ? std::string("strategy network")
+                                                   : std::string("strategy memory mean"));
       }
       chart.script =
           StrCat("set grid\nset key outside right\n",
-                 toy ? "set title 'exploitability of the strategy network'\n"
+                 toy ? "set title 'exact exploitability'\n"
                        "set ylabel 'exploitability'\nset logscale y\n"
                      : "set title 'win rate of the network (default policy, 95% Wilson)'\n"
                        "set ylabel 'win rate'\nset yrange [0:1]\n",

@@ -1,20 +1,29 @@
 // Policy evaluation for the toy games, one of the trainer's parts: the exact exploitability and
 // NashConv (engine/exact.h) of the strategy network's policy, the masked softmax of its
-// outputs, with one fp32 forward per information state on the training device. Includes
-// libtorch (internal to training/; Lost Cities' evaluation, torch-free, is in evaluation.h).
+// outputs, with one fp32 forward per information state on the training device; and of the
+// policy the strategy network is fitted to, the strategy memory's weighted mean at each
+// infoset. Includes libtorch (internal to training/; Lost Cities' evaluation, torch-free, is in
+// evaluation.h).
 #ifndef LCFR_TRAINING_EXACT_EVALUATION_H_
 #define LCFR_TRAINING_EXACT_EVALUATION_H_
 
 #include <torch/types.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <span>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
+#include "base/check.h"
 #include "engine/exact.h"
 #include "engine/game.h"
 #include "inference/networks.h"
+#include "training/config.h"
+#include "training/learner.h"
+#include "training/memory.h"
 
 namespace lcfr::training {
 
@@ -42,6 +51,52 @@ engine::ExploitabilityResult ExactPolicyExploitability(const G& game, inference:
       total += out[a];
     }
     for (int a = 0; a < actions; ++a) out[a] = static_cast<float>(out[a] / total);
+  });
+}
+
+// The exact exploitability of the policy a perfect fit of the strategy network would play: at
+// each infoset, the mean of the strategy memory's targets there, each weighted as the learner
+// weighs it (SampleWeight); uniform over the legal actions at an infoset the memory never saw.
+// The gap between this and ExactPolicyExploitability is the strategy network's fitting error;
+// this value itself is what the advantage networks' policies and the memory's sampling reach.
+// Samples are matched to infosets by their encoding, which identifies a toy game's infoset
+// and its player (CHECK-fails if two infosets share one).
+template <engine::EnumerableGame G>
+engine::ExploitabilityResult MemoryMeanExploitability(const G& game, const SampleMemory& memory,
+                                                      const OptimizerConfig& config) {
+  const int actions = game.num_actions();
+  std::vector<float> features(game.EncodingSize());
+  auto key_of = [&] {
+    return std::string(reinterpret_cast<const char*>(features.data()),
+                       features.size() * sizeof(float));
+  };
+  engine::ExactSolver<G> solver(game);
+  // Per infoset (by encoding): sum of w * target, then the sum of w.
+  std::unordered_map<std::string, std::vector<double>> sums;
+  for (const auto& infoset : solver.infosets()) {
+    game.Encode(infoset.representative, features);
+    const bool inserted = sums.try_emplace(key_of(), actions + 1, 0.0).second;
+    LCFR_CHECK(inserted) << "two infosets share an encoding";
+  }
+  for (int64_t i = 0; i < memory.size(); ++i) {
+    memory.EncodeFeatures(i, features);
+    const auto it = sums.find(key_of());
+    if (it == sums.end()) continue;  // not a state of this game's tree (cannot happen in a run)
+    const double w = SampleWeight(config, memory, i);
+    const float* target = memory.target(i);
+    for (int a = 0; a < actions; ++a) it->second[a] += w * target[a];
+    it->second[actions] += w;
+  }
+  return solver.Exploitability([&](const typename G::State& s, std::span<float> out) {
+    game.Encode(s, features);
+    const std::vector<double>& sum = sums.at(key_of());
+    const uint32_t legal = game.LegalMask(s);
+    for (int a = 0; a < actions; ++a) {
+      const bool is_legal = legal >> a & 1;
+      out[a] = !is_legal          ? 0.0f
+               : sum[actions] > 0 ? static_cast<float>(sum[a] / sum[actions])
+                                  : 1.0f / static_cast<float>(std::popcount(legal));
+    }
   });
 }
 

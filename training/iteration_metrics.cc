@@ -25,6 +25,7 @@ std::string IterationMetrics::ToJsonLine() const {
   if (strategy_loss) line["strategy_loss"] = *strategy_loss;
   if (exploitability) line["exploitability"] = *exploitability;
   if (nash_conv) line["nash_conv"] = *nash_conv;
+  if (memory_mean_exploitability) line["memory_mean_exploitability"] = *memory_mean_exploitability;
   if (eval) {
     Json results = Json::object();
     for (const BotResult& r : *eval) {
@@ -142,6 +143,7 @@ absl::StatusOr<IterationMetrics> IterationMetrics::FromJsonLine(std::string_view
   maybe(j, {"strategy_loss"}, m.strategy_loss);
   maybe(j, {"exploitability"}, m.exploitability);
   maybe(j, {"nash_conv"}, m.nash_conv);
+  maybe(j, {"memory_mean_exploitability"}, m.memory_mean_exploitability);
   if (j.contains("eval")) {
     if (!j["eval"].is_object()) return absl::InvalidArgumentError("eval: expected an object");
     std::vector<BotResult> results;
@@ -232,7 +234,7 @@ void RunOutcome::Add(const IterationMetrics& m) {
   }
   const Json line = Json::parse(m.ToJsonLine());
   Json eval = Json::object();
-  for (const char* key : {"exploitability", "nash_conv", "eval"}) {
+  for (const char* key : {"exploitability", "nash_conv", "memory_mean_exploitability", "eval"}) {
     if (line.contains(key)) eval[key] = line[key];
   }
   point.eval_json = eval.dump();
@@ -259,6 +261,9 @@ std::string ProgressLine(const IterationMetrics& m, int last, double per_iterati
   if (m.value_loss) lcfr::StrAppend(&text, " | value loss ", G(*m.value_loss));
   if (m.strategy_loss) lcfr::StrAppend(&text, " | strat loss ", G(*m.strategy_loss));
   if (m.exploitability) lcfr::StrAppend(&text, " | exploitability ", G(*m.exploitability));
+  if (m.memory_mean_exploitability) {
+    lcfr::StrAppend(&text, " (memory mean ", G(*m.memory_mean_exploitability), ")");
+  }
   if (m.eval) {
     for (const BotResult& r : *m.eval) {
       if (r.policy.empty()) lcfr::StrAppend(&text, " | vs ", r.opponent, " ", G(r.win_rate));

@@ -41,6 +41,9 @@ struct IterationMetrics {
   // Evaluation, when it ran: exact for the toy games, games against bots for Lost Cities.
   std::optional<double> exploitability;
   std::optional<double> nash_conv;
+  // The toy games: the exploitability of the strategy memory's weighted mean at each infoset,
+  // the policy a perfect fit of the strategy network would play (training/exact_evaluation.h).
+  std::optional<double> memory_mean_exploitability;
   std::optional<std::vector<BotResult>> eval;
   // Seconds per phase (timing: differs between otherwise identical runs).
   struct Times {

@@ -88,7 +88,6 @@ Batch Sample(const OptimizerConfig& config, const SampleMemory& memory, Batch& h
   float* target = host.target.data_ptr<float>();
   float* mask = host.mask.data_ptr<float>();
   float* weight = host.weight.data_ptr<float>();
-  const double clip = config.max_sample_weight;
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t i = static_cast<int64_t>(rng.Next() % static_cast<uint64_t>(memory.size()));
     memory.EncodeFeatures(i, std::span<float>(x + r * features, static_cast<size_t>(features)));
@@ -96,10 +95,7 @@ Batch Sample(const OptimizerConfig& config, const SampleMemory& memory, Batch& h
     for (int a = 0; a < actions; ++a) {
       mask[r * actions + a] = (memory.mask(i) >> a & 1) ? 1.0f : 0.0f;
     }
-    double w = memory.weight(i);
-    if (clip > 0) w = std::min(w, clip);
-    if (config.linear_weighting) w *= memory.iteration(i);
-    weight[r] = static_cast<float>(w);
+    weight[r] = static_cast<float>(SampleWeight(config, memory, i));
   }
   if (!cuda) return host;
   return {host.x.to(torch::kCUDA), host.target.to(torch::kCUDA), host.mask.to(torch::kCUDA),

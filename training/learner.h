@@ -7,6 +7,7 @@
 #ifndef LCFR_TRAINING_LEARNER_H_
 #define LCFR_TRAINING_LEARNER_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -34,6 +35,15 @@ enum class Loss { kMaskedMse, kStrategyMse, kStrategyCrossEntropy };
 
 // The strategy network's loss as configured (training.strategy_loss).
 Loss StrategyLossOf(const OptimizerConfig& config);
+
+// The weight of sample i of `memory` in a fit: its importance weight, clipped at
+// max_sample_weight (when > 0), times its iteration with linear weighting.
+inline double SampleWeight(const OptimizerConfig& config, const SampleMemory& memory, int64_t i) {
+  double w = memory.weight(i);
+  if (config.max_sample_weight > 0) w = std::min(w, config.max_sample_weight);
+  if (config.linear_weighting) w *= memory.iteration(i);
+  return w;
+}
 
 // Sums every gradient of a network over the ranks and divides by the ranks that contributed
 // (libtorch has no C++ DistributedDataParallel): the gradients are packed into one host buffer

@@ -741,6 +741,8 @@ absl::Status Trainer<G>::Evaluate(int t, IterationMetrics& m) {
         ExactPolicyExploitability(game_, nets_.nets[traversal::kStrategyNetwork], device_);
     m.exploitability = result.exploitability;
     m.nash_conv = result.nash_conv;
+    m.memory_mean_exploitability =
+        MemoryMeanExploitability(game_, *strategy_, config_.training).exploitability;
     return absl::OkStatus();
   } else {
     absl::StatusOr<std::vector<BotResult>> eval =
