@@ -42,7 +42,8 @@ struct IterationMetrics {
   std::optional<double> exploitability;
   std::optional<double> nash_conv;
   // The toy games: the exploitability of the strategy memory's weighted mean at each infoset,
-  // the policy a perfect fit of the strategy network would play (training/exact_evaluation.h).
+  // the policy a perfect fit of the strategy network would play (training/exact_evaluation.h;
+  // with several ranks, of rank 0's shard of the memory).
   std::optional<double> memory_mean_exploitability;
   std::optional<std::vector<BotResult>> eval;
   // Seconds per phase (timing: differs between otherwise identical runs).
