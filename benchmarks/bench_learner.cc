@@ -21,6 +21,7 @@
 #include "engine/leduc.h"
 #include "engine/lost_cities.h"
 #include "inference/networks.h"
+#include "training/compose.h"
 #include "training/distributed.h"
 #include "training/learner.h"
 #include "training/memory.h"
@@ -60,31 +61,20 @@ std::unique_ptr<SampleMemory> RandomPlayMemory(const G& game, const FeatureEncod
   return memory;
 }
 
-inference::NetworkShape LeducShape() {
-  static const engine::LeducPoker game;
-  inference::NetworkShape shape;
-  shape.game = "leduc";
-  shape.encoding_version = game.EncodingVersion();
-  shape.input_size = game.EncodingSize();
-  shape.num_actions = game.num_actions();
-  shape.config.hidden_width = 64;
-  shape.config.hidden_layers = 3;
-  return shape;
+// The networks of configs/leduc.yaml (MLP 64x3) and of configs/default.yaml (cards 128x2).
+inference::NetworkConfig Mlp64x3() {
+  inference::NetworkConfig config;
+  config.hidden_width = 64;
+  config.hidden_layers = 3;
+  return config;
 }
 
-inference::NetworkShape CardsShape() {
-  static const engine::LostCities game;
-  inference::NetworkShape shape;
-  shape.game = "lost-cities";
-  shape.encoding_version = game.EncodingVersion();
-  shape.input_size = game.EncodingSize();
-  shape.num_actions = game.num_actions();
-  shape.config.architecture = inference::Architecture::kCards;
-  shape.config.hidden_width = 128;
-  shape.config.hidden_layers = 2;
-  const engine::Rules& r = game.rules();
-  shape.cards = {r.colors, r.ranks, r.wagers, r.min_rank, r.hand_size};
-  return shape;
+inference::NetworkConfig Cards128x2() {
+  inference::NetworkConfig config;
+  config.architecture = inference::Architecture::kCards;
+  config.hidden_width = 128;
+  config.hidden_layers = 2;
+  return config;
 }
 
 // One game's fixture: its networks and a memory of its samples, built once.
@@ -98,9 +88,9 @@ struct Fixture {
 };
 
 template <engine::Game G>
-Fixture MakeFixture(const G& game, inference::NetworkShape shape) {
+Fixture MakeFixture(const G& game, GameId id, const inference::NetworkConfig& network) {
   Fixture f;
-  f.shape = std::move(shape);
+  f.shape = NetworkShapeOf(game, id, network);
   f.encoder = std::make_unique<GameFeatureEncoder<G>>(game);
   f.memory = RandomPlayMemory(game, *f.encoder);
   const auto nets = inference::NetworkSet::Create(f.shape, 1);
@@ -118,13 +108,13 @@ Fixture MakeFixture(const G& game, inference::NetworkShape shape) {
 
 const Fixture& Leduc() {
   static const engine::LeducPoker game;
-  static const Fixture f = MakeFixture(game, LeducShape());
+  static const Fixture f = MakeFixture(game, GameId::kLeduc, Mlp64x3());
   return f;
 }
 
 const Fixture& Cards() {
   static const engine::LostCities game;
-  static const Fixture f = MakeFixture(game, CardsShape());
+  static const Fixture f = MakeFixture(game, GameId::kLostCities, Cards128x2());
   return f;
 }
 
