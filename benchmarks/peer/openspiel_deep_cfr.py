@@ -35,6 +35,8 @@ def main():
   p.add_argument("--learning-rate", type=float, required=True)
   p.add_argument("--memory", type=int, default=1_000_000)
   p.add_argument("--seed", type=int, required=True)
+  p.add_argument("--stop-below", type=float, default=None,
+                 help="end the run at the first evaluation at or below this exploitability")
   a = p.parse_args()
 
   torch.set_num_threads(1)
@@ -76,6 +78,8 @@ def main():
       excluded += time.process_time() - fitted
       print(json.dumps({"iteration": it, "exploitability": value,
                         "cpu_seconds": time.process_time() - excluded}), flush=True)
+      if a.stop_below is not None and value <= a.stop_below:
+        break
 
 
 if __name__ == "__main__":

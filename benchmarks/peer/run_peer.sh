@@ -6,6 +6,11 @@
 #
 #   benchmarks/peer/run_peer.sh [--game kuhn|leduc] [--settings matched|recommended]
 #                               [--seeds 1,2,3] [--iterations N] [--out DIR]
+#                               [--openspiel-stop-below LEVEL]
+#
+# --openspiel-stop-below ends each OpenSpiel run at its first evaluation at or below LEVEL (its
+# recommended Leduc settings cost about an hour a seed for 100 iterations; the CPU seconds to
+# first reach LEVEL are known by then).
 #
 # Installs open_spiel 2.0.2 and dm-tree once (pip --target into $LCFR_CACHE/openspiel-2.0.2,
 # without a torch of their own: OpenSpiel runs on the project's libtorch wheel). Needs a built
@@ -13,7 +18,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 
-game=leduc settings=matched seeds=1,2,3 iterations="" out=""
+game=leduc settings=matched seeds=1,2,3 iterations="" out="" stop_below=""
 while (($#)); do
   case "$1" in
     --game) game="$2"; shift 2 ;;
@@ -21,6 +26,7 @@ while (($#)); do
     --seeds) seeds="$2"; shift 2 ;;
     --iterations) iterations="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
+    --openspiel-stop-below) stop_below="$2"; shift 2 ;;
     *) die "unknown option '$1' (see the header of $0)" ;;
   esac
 done
@@ -29,6 +35,8 @@ done
   die "--settings: '$settings' is not matched or recommended"
 [[ $seeds =~ ^[0-9]+(,[0-9]+)*$ ]] || die "--seeds: '$seeds' is not a comma-separated list of integers"
 [[ -z $iterations || $iterations =~ ^[1-9][0-9]*$ ]] || die "--iterations: '$iterations' is not a positive integer"
+[[ -z $stop_below || $stop_below =~ ^[0-9]*\.?[0-9]+$ ]] ||
+  die "--openspiel-stop-below: '$stop_below' is not a non-negative number"
 out=${out:-$LCFR_ROOT/benchmarks/results/peer-$game-$settings}
 lcfr="$LCFR_ROOT/build/apps/lcfr"
 [[ -x $lcfr ]] || die "no $lcfr: build it first (scripts/run.sh --help builds it)"
@@ -78,7 +86,8 @@ mkdir -p "$out"
 for seed in ${seeds//,/ }; do
   log "seed $seed: OpenSpiel Deep CFR ($osp_game, $iterations iterations)"
   python3 "$LCFR_ROOT/benchmarks/peer/openspiel_deep_cfr.py" --game "$osp_game" \
-    --iterations "$iterations" --seed "$seed" "${osp_args[@]}" >"$out/openspiel-$seed.jsonl"
+    --iterations "$iterations" --seed "$seed" "${osp_args[@]}" \
+    ${stop_below:+--stop-below "$stop_below"} >"$out/openspiel-$seed.jsonl"
   log "seed $seed: lcfr train (configs/$game.yaml, one thread)"
   rm -rf "$out/lcfr-$seed"
   "$lcfr" train --config "$LCFR_ROOT/configs/$game.yaml" --run-dir "$out/lcfr-$seed" --quiet \
