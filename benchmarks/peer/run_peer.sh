@@ -8,6 +8,8 @@
 #                               [--seeds 1,2,3] [--iterations N] [--out DIR]
 #                               [--openspiel-stop-below LEVEL]
 #
+# --iterations sets both sides' at matched settings (default 100), OpenSpiel's alone at the
+# recommended ones, where lcfr runs its config as it is.
 # --openspiel-stop-below ends each OpenSpiel run at its first evaluation at or below LEVEL (its
 # recommended Leduc settings cost about an hour a seed for 100 iterations; the CPU seconds to
 # first reach LEVEL are known by then).
@@ -74,7 +76,8 @@ if [[ $settings == matched ]]; then
              --set network.hidden_layers=3 --set training.advantage_steps=750
              --set training.strategy_steps=5000 --set training.batch_size=2048
              --set training.strategy_every=10 --set evaluation.every=10
-             --set training.learning_rate=0.001 --set training.warm_start=false)
+             --set training.learning_rate=0.001 --set training.warm_start=false
+             --set run.iterations="$iterations")
 else
   iterations=${iterations:-100}
   osp_args=(--traversals 1500 --layers 64,64,64 --advantage-steps 750 --strategy-steps 5000
@@ -88,10 +91,10 @@ for seed in ${seeds//,/ }; do
   python3 "$LCFR_ROOT/benchmarks/peer/openspiel_deep_cfr.py" --game "$osp_game" \
     --iterations "$iterations" --seed "$seed" "${osp_args[@]}" \
     ${stop_below:+--stop-below "$stop_below"} >"$out/openspiel-$seed.jsonl"
-  log "seed $seed: lcfr train (configs/$game.yaml, one thread)"
+  log "seed $seed: lcfr train (configs/$game.yaml, $settings settings, one thread)"
   rm -rf "$out/lcfr-$seed"
   "$lcfr" train --config "$LCFR_ROOT/configs/$game.yaml" --run-dir "$out/lcfr-$seed" --quiet \
-    --set run.seed="$seed" --set run.iterations="$iterations" --set traversal.workers=1 \
+    --set run.seed="$seed" --set traversal.workers=1 \
     --set training.threads=1 "${lcfr_sets[@]}" >/dev/null
 done
 python3 "$LCFR_ROOT/benchmarks/peer/compare.py" "$out" --seeds "$seeds" | tee "$out/summary.txt"
