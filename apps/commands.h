@@ -28,6 +28,10 @@ inline constexpr int kExitBadInput = 2;
 
 using CommandFn = std::function<int()>;
 
+// The exit code of a run that failed with `status` (train, exploit): kExitBadInput for what the
+// input caused (an invalid argument, a missing file, a corrupt checkpoint), else kExitFailure.
+int ExitCodeFor(const absl::Status& status);
+
 CommandFn AddReplayCommand(CLI::App& app);
 CommandFn AddMatchCommand(CLI::App& app);
 CommandFn AddAgentCommand(CLI::App& app);
@@ -41,6 +45,8 @@ CommandFn AddDiagnoseCommand(CLI::App& app);
 CommandFn AddDistillCommand(CLI::App& app);
 CommandFn AddCompareCommand(CLI::App& app);
 CommandFn AddExportCommand(CLI::App& app);
+CommandFn AddExploitCommand(CLI::App& app);
+CommandFn AddLadderCommand(CLI::App& app);
 
 // --games-out FILE (eval, match): the match's games, one CSV row each (io/games_file.h), for
 // lcfr compare. OpenGamesOut opens FILE's writer (base/atomic_file.h: a temporary of its own

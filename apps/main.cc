@@ -121,6 +121,8 @@ int Run(int argc, char** argv) {
   add(&AddInfoCommand);
   add(&AddSweepCommand);
   add(&AddTrainCommand);
+  add(&AddExploitCommand);
+  add(&AddLadderCommand);
   add(&AddEvalCommand);
   add(&AddPlotCommand);
   add(&AddPlayCommand);

@@ -47,6 +47,9 @@ int RunPlot(const PlotOptions& opts) {
   // per bot: "iteration colors_opened positive_share score_per_color wagers_below_cost".
   std::map<std::pair<std::string, std::string>, std::string> policies;
   std::map<std::string, std::string> expeditions;
+  // Exploit runs: "iteration gain low high best_response" (NaN where there is none).
+  std::string exploit;
+  bool has_best_response = false;
   int line_no = 0, iterations = 0;
   for (std::string line; std::getline(in, line);) {
     ++line_no;
@@ -79,6 +82,12 @@ int RunPlot(const PlotOptions& opts) {
     if (const auto& v = m->memory_mean_exploitability) {
       evals["memory mean"] += fmt::format("{} {} {} {}\n", t, *v, *v, *v);
       evals_time["memory mean"] += fmt::format("{} {} {} {}\n", minutes, *v, *v, *v);
+    }
+    if (const auto& e = m->exploit) {
+      // Exact on the toy games (no interval; the best response beside it).
+      exploit += fmt::format("{} {} {} {} {}\n", t, e->gain, e->games ? e->gain_low : e->gain,
+                             e->games ? e->gain_high : e->gain, optional(e->best_response));
+      has_best_response |= e->best_response.has_value();
     }
     if (m->eval) {
       for (const training::BotResult& r : *m->eval) {
@@ -193,6 +202,18 @@ int RunPlot(const PlotOptions& opts) {
         "set title 'expeditions of the network (default policy)'\nset xlabel 'iteration'\nplot ",
         plots);
     charts.emplace_back("expeditions.png", std::move(chart));
+  }
+  if (!exploit.empty()) {
+    charts.emplace_back(
+        "exploit.png",
+        chart_of(
+            StrCat("set grid\nset key outside right\n"
+                   "set title 'exploit gain against the target (a lower bound on its "
+                   "exploitability)'\nset xlabel 'iteration'\nset ylabel 'payoff per game'\n"
+                   "plot 'exploit.dat' u 1:2:3:4 w yerrorlines t 'exploiter, both seats'",
+                   has_best_response ? ", 'exploit.dat' u 1:5 w l dt 2 lw 2 t 'exact best response'"
+                                     : ""),
+            "exploit.dat", exploit));
   }
   int failures = 0;
   for (const auto& [name, chart] : charts) {

@@ -186,18 +186,6 @@ int LaunchRanks(const TrainCommandOptions& opts, const training::TrainConfig& co
   return result;
 }
 
-int ExitCodeFor(const absl::Status& status) {
-  switch (status.code()) {
-    case absl::StatusCode::kInvalidArgument:
-    case absl::StatusCode::kNotFound:
-    case absl::StatusCode::kFailedPrecondition:
-    case absl::StatusCode::kDataLoss:  // a corrupt checkpoint file
-      return kExitBadInput;
-    default:
-      return kExitFailure;
-  }
-}
-
 int RunTrain(const TrainCommandOptions& opts) {
   absl::StatusOr<training::TrainConfig> config;
   std::string run_dir = opts.run_dir;
@@ -288,6 +276,18 @@ int RunTrain(const TrainCommandOptions& opts) {
 }
 
 }  // namespace
+
+int ExitCodeFor(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kNotFound:
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kDataLoss:  // a corrupt checkpoint file
+      return kExitBadInput;
+    default:
+      return kExitFailure;
+  }
+}
 
 CommandFn AddTrainCommand(CLI::App& app) {
   auto opts = std::make_shared<TrainCommandOptions>();

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -22,8 +23,11 @@
 #include "engine/game.h"
 #include "inference/networks.h"
 #include "training/config.h"
+#include "training/iteration_metrics.h"
 #include "training/learner.h"
 #include "training/memory.h"
+#include "traversal/cfr.h"
+#include "traversal/regret_matching.h"
 
 namespace lcfr::training {
 
@@ -52,6 +56,62 @@ engine::ExploitabilityResult ExactPolicyExploitability(const G& game, inference:
     }
     for (int a = 0; a < actions; ++a) out[a] = static_cast<float>(out[a] / total);
   });
+}
+
+// The policy of network `net` under `head` (traversal/regret_matching.h ApplyHead) at a toy
+// game's state: one fp32 forward on `device`.
+template <engine::EnumerableGame G>
+void NetworkPolicyAt(const G& game, inference::PolicyNet& net, traversal::Head head,
+                     torch::Device device, const typename G::State& s, std::span<float> features,
+                     std::span<float> out) {
+  game.Encode(s, features);
+  const torch::Tensor x =
+      torch::from_blob(features.data(), {1, static_cast<int64_t>(features.size())}).to(device);
+  const torch::Tensor y = net->forward(x).to(torch::kCPU).contiguous();
+  traversal::ApplyHead(std::span<const float>(y.data_ptr<float>(), out.size()), game.LegalMask(s),
+                       head, out);
+}
+
+// Replaces `values` (at the legal actions) by the uniform policy over their maxima.
+inline void GreedyInPlace(uint32_t legal, std::span<float> values) {
+  float best = -std::numeric_limits<float>::infinity();
+  for (uint32_t m = legal; m; m &= m - 1) best = std::max(best, values[std::countr_zero(m)]);
+  int ties = 0;
+  for (uint32_t m = legal; m; m &= m - 1) ties += values[std::countr_zero(m)] == best;
+  for (size_t a = 0; a < values.size(); ++a) {
+    values[a] = (legal >> a & 1) && values[a] == best ? 1.0f / static_cast<float>(ties) : 0.0f;
+  }
+}
+
+// An exploit run's exact evaluation (training/exploit.h): the exploiter, greedy over the
+// advantage network of each seat, against the target as `slots` plays it; and the exact best
+// response to the target, the mean over the seats (the target's exploitability).
+template <engine::EnumerableGame G>
+ExploitResult ExactExploitResult(const G& game, inference::NetworkSet& nets,
+                                 const traversal::FixedOpponent& slots, torch::Device device) {
+  c10::InferenceMode guard;
+  engine::ExactSolver<G> solver(game);
+  std::vector<float> features(game.EncodingSize());
+  auto target = [&](const typename G::State& s, std::span<float> out) {
+    const int mover = game.CurrentPlayer(s);
+    NetworkPolicyAt(game, nets.nets[slots.network[mover]], slots.head, device, s, features, out);
+  };
+  ExploitResult r;
+  double best = 0;
+  for (int seat = 0; seat < 2; ++seat) {
+    // The exploiter plays greedily: its most advantageous legal action, ties split evenly.
+    auto played = [&](const typename G::State& s, std::span<float> out) {
+      if (game.CurrentPlayer(s) != seat) return target(s, out);
+      NetworkPolicyAt(game, nets.nets[traversal::AdvantageNetwork(seat)], traversal::Head::kRaw,
+                      device, s, features, out);
+      GreedyInPlace(game.LegalMask(s), out);
+    };
+    r.seat[seat] = solver.Values(played)[seat];
+    best += solver.BestResponseValue(target, seat);
+  }
+  r.gain = 0.5 * (r.seat[0] + r.seat[1]);
+  r.best_response = 0.5 * best;
+  return r;
 }
 
 // The exact exploitability of the policy a perfect fit of the strategy network would play: at

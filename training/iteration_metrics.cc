@@ -49,6 +49,20 @@ std::string IterationMetrics::ToJsonLine() const {
     }
     line["eval"] = results;
   }
+  if (exploit) {
+    const ExploitResult& e = *exploit;
+    Json entry = {{"gain", e.gain}, {"seat0", e.seat[0]}, {"seat1", e.seat[1]}};
+    if (e.best_response) entry["best_response"] = *e.best_response;
+    if (e.games > 0) {
+      entry["gain_ci"] = {e.gain_low, e.gain_high};
+      entry["seat0_ci"] = {e.seat_low[0], e.seat_high[0]};
+      entry["seat1_ci"] = {e.seat_low[1], e.seat_high[1]};
+      entry["win_rate"] = e.win_rate;
+      entry["win_ci"] = {e.win_low, e.win_high};
+      entry["games"] = e.games;
+    }
+    line["exploit"] = entry;
+  }
   line["time"] = {{"traversal", time.traversal},
                   {"advantage_training", time.advantage_training},
                   {"value_training", time.value_training},
@@ -174,6 +188,24 @@ absl::StatusOr<IterationMetrics> IterationMetrics::FromJsonLine(std::string_view
     }
     m.eval = results;
   }
+  if (j.contains("exploit")) {
+    const Json& e = j["exploit"];
+    if (!e.is_object()) return absl::InvalidArgumentError("exploit: expected an object");
+    ExploitResult r;
+    std::array<double, 2> pair{};
+    need(e, {"gain"}, r.gain);
+    need(e, {"seat0"}, r.seat[0]);
+    need(e, {"seat1"}, r.seat[1]);
+    maybe(e, {"best_response"}, r.best_response);
+    if (get(e, {"games"}, r.games) && r.games > 0) {
+      if (need(e, {"gain_ci"}, pair)) r.gain_low = pair[0], r.gain_high = pair[1];
+      if (need(e, {"seat0_ci"}, pair)) r.seat_low[0] = pair[0], r.seat_high[0] = pair[1];
+      if (need(e, {"seat1_ci"}, pair)) r.seat_low[1] = pair[0], r.seat_high[1] = pair[1];
+      need(e, {"win_rate"}, r.win_rate);
+      if (need(e, {"win_ci"}, pair)) r.win_low = pair[0], r.win_high = pair[1];
+    }
+    m.exploit = r;
+  }
   get(j, {"time", "traversal"}, m.time.traversal);
   get(j, {"time", "advantage_training"}, m.time.advantage_training);
   get(j, {"time", "value_training"}, m.time.value_training);
@@ -214,7 +246,10 @@ void RunOutcome::Add(const IterationMetrics& m) {
   Point point;
   point.iteration = m.iteration;
   bool lower_is_better = false;
-  if (m.exploitability) {
+  if (m.exploit) {
+    measure_ = "exploit gain";
+    point.score = m.exploit->gain;
+  } else if (m.exploitability) {
     measure_ = "exploitability";
     point.score = *m.exploitability;
     lower_is_better = true;
@@ -234,7 +269,8 @@ void RunOutcome::Add(const IterationMetrics& m) {
   }
   const Json line = Json::parse(m.ToJsonLine());
   Json eval = Json::object();
-  for (const char* key : {"exploitability", "nash_conv", "memory_mean_exploitability", "eval"}) {
+  for (const char* key :
+       {"exploitability", "nash_conv", "memory_mean_exploitability", "eval", "exploit"}) {
     if (line.contains(key)) eval[key] = line[key];
   }
   point.eval_json = eval.dump();
@@ -267,6 +303,17 @@ std::string ProgressLine(const IterationMetrics& m, int last, double per_iterati
   if (m.eval) {
     for (const BotResult& r : *m.eval) {
       if (r.policy.empty()) lcfr::StrAppend(&text, " | vs ", r.opponent, " ", G(r.win_rate));
+    }
+  }
+  if (m.exploit) {
+    const ExploitResult& e = *m.exploit;
+    lcfr::StrAppend(&text, " | exploit gain ", G(e.gain));
+    if (e.games > 0) {
+      lcfr::StrAppend(&text, " [", G(e.gain_low), ", ", G(e.gain_high), "], win rate ",
+                      G(e.win_rate));
+    }
+    if (e.best_response) {
+      lcfr::StrAppend(&text, " of best response ", G(*e.best_response));
     }
   }
   return text;

@@ -34,6 +34,24 @@ struct BotResult {
   double fallback_rate = 0;      // regret-matching argmax fallbacks per decision (current)
 };
 
+// An exploit run's evaluation (training/exploit.h): the exploiter (greedy over the advantage
+// network of the seat it sits in) against the frozen target, in the game's payoff
+// units per game (chips; Lost Cities: points of score difference). `gain`, the mean over the
+// two seats, is a lower bound on the target's exploitability (NashConv / 2).
+struct ExploitResult {
+  std::array<double, 2> seat{};  // the exploiter's mean payoff in seat 0 and in seat 1
+  double gain = 0;               // their mean
+  // Games (Lost Cities): how many (half in each seat, on paired deals), the 95% interval of the
+  // gain (over the deal pairs) and of each seat's mean, and the exploiter's win rate (Wilson).
+  int64_t games = 0;  // 0: computed exactly (the toy games)
+  double gain_low = 0, gain_high = 0;
+  std::array<double, 2> seat_low{}, seat_high{};
+  double win_rate = 0, win_low = 0, win_high = 0;
+  // The toy games: the exact best response's value against the target, the mean over the
+  // seats (the target's exploitability): what `gain` is a lower bound of.
+  std::optional<double> best_response;
+};
+
 struct IterationMetrics {
   int iteration = 0;
   std::optional<double> value_loss;     // the value scheme
@@ -46,6 +64,7 @@ struct IterationMetrics {
   // with several ranks, of rank 0's shard of the memory).
   std::optional<double> memory_mean_exploitability;
   std::optional<std::vector<BotResult>> eval;
+  std::optional<ExploitResult> exploit;  // exploit runs
   // Seconds per phase (timing: differs between otherwise identical runs).
   struct Times {
     double traversal = 0;
@@ -85,7 +104,8 @@ struct IterationMetrics {
 
 // What a run reached: its last evaluation and its best, each with its iteration. The toy games
 // rank evaluations by exploitability (lower is better); Lost Cities by the mean win rate of the
-// default policy over the bots it played (higher is better).
+// default policy over the bots it played (higher is better); exploit runs by the exploit gain
+// (higher is better).
 class RunOutcome {
  public:
   struct Point {
@@ -97,7 +117,7 @@ class RunOutcome {
   void Add(const IterationMetrics& metrics);
   const std::optional<Point>& final_point() const { return final_; }
   const std::optional<Point>& best_point() const { return best_; }
-  // "exploitability" or "mean win rate"; "" before any evaluation.
+  // "exploitability", "mean win rate" or "exploit gain"; "" before any evaluation.
   const std::string& measure() const { return measure_; }
   // One line for the end of a run, e.g. "final exploitability 0.149 at iteration 100, best
   // 0.121 at iteration 80"; "no evaluation" when none ran.

@@ -40,6 +40,7 @@
 #include "training/distributed.h"
 #include "training/evaluation.h"
 #include "training/exact_evaluation.h"
+#include "training/exploit.h"
 #include "training/iteration_metrics.h"
 #include "training/learner.h"
 #include "training/memory.h"
@@ -99,6 +100,7 @@ class Trainer {
         learner_(options.config.training, game.EncodingSize(), game.num_actions(),
                  devices.training == inference::Device::kCuda, comm) {
     shape_ = NetworkShapeOf(game, config_.run.game, config_.network);
+    if (options.exploit) exploit_slots_ = ExploitSlots(options.exploit->policy);
     device_ = devices.training == inference::Device::kCuda ? torch::kCUDA : torch::kCPU;
     // Each rank keeps its share of every memory; together they hold the configured capacity.
     auto shard = [this](int capacity) {
@@ -158,6 +160,9 @@ class Trainer {
   absl::Status AllocateNetworks() {
     try {
       nets_ = inference::NetworkSet::Create(shape_, DeriveSeed({Seed(), 0, kInit}));
+      if (options_.exploit) {
+        if (absl::Status s = InstallTarget(*options_.exploit, shape_, nets_); !s.ok()) return s;
+      }
       ToDevice();
     } catch (const std::exception& e) {
       return absl::ResourceExhaustedError(StreamCat(
@@ -191,7 +196,8 @@ class Trainer {
         truncated = dir_.Retain(config_.run.keep_every);
         if (truncated.ok()) truncated = dir_.TruncateMetrics(start, committed_metrics_);
         if (truncated.ok() && options_.progress) {
-          std::fprintf(stderr, "train: resuming %s from iteration %d\n", run_dir_.c_str(), start);
+          std::fprintf(stderr, "%s: resuming %s from iteration %d\n", Command(), run_dir_.c_str(),
+                       start);
         }
       }
       if (absl::Status s = Agree(truncated, "truncating metrics.jsonl"); !s.ok()) return s;
@@ -202,6 +208,10 @@ class Trainer {
       absl::Status written = absl::OkStatus();
       if (rank_ == 0) {
         written = WriteFileAtomically(dir_.ConfigPath(), DumpConfig(config_));
+        if (written.ok() && options_.exploit) {
+          written =
+              WriteFileAtomically(ExploitFilePath(run_dir_), ExploitTargetJson(*options_.exploit));
+        }
         if (written.ok()) written = WriteFileAtomically(dir_.MetricsPath(), "");
       }
       if (absl::Status s = Agree(written, "writing the run directory"); !s.ok()) return s;
@@ -278,7 +288,7 @@ class Trainer {
                      ? "; the best iteration's checkpoint was not kept (run.keep_every)"
                      : StreamCat("; the best iteration's is ", best_checkpoint);
       }
-      std::fprintf(stderr, "train: %s; %s\n", outcome->Line().c_str(), where.c_str());
+      std::fprintf(stderr, "%s: %s; %s\n", Command(), outcome->Line().c_str(), where.c_str());
     }
     return absl::OkStatus();
   }
@@ -302,6 +312,8 @@ class Trainer {
   }
 
   uint64_t Seed() const { return static_cast<uint64_t>(config_.run.seed); }
+  // The command the progress lines speak for.
+  const char* Command() const { return options_.exploit ? "exploit" : "train"; }
 
   // Every rank learns whether every rank's `status` is OK; a rank whose own step succeeded
   // reports which rank failed. Collective.
@@ -333,6 +345,7 @@ class Trainer {
     static_cast<traversal::SchedulerConfig&>(runner) = config_.traversal.scheduler;
     runner.seed = Seed();
     runner.cfr = config_.traversal.cfr;
+    if (exploit_slots_) runner.fixed_opponent = *exploit_slots_;
     inference_ = config_.inference;
     inference_.device = devices_.inference;
     try {
@@ -411,9 +424,12 @@ class Trainer {
       store_->Publish(nets_);
       m.time.value_training = Since(t0);
     }
-    // 5. The strategy network, every strategy_every iterations and after the last.
+    // 5. The strategy network, every strategy_every iterations and after the last (an exploit
+    //    run has none: it plays its current policy, and the target sits in the slot).
     const bool last = t == config_.run.iterations;
-    if (t % config_.training.strategy_every == 0 || last) {
+    if (exploit_slots_) {
+      strategy_trained_ = true;
+    } else if (t % config_.training.strategy_every == 0 || last) {
       const auto t0 = Clock::now();
       at::set_num_threads(config_.training.threads);
       m.strategy_loss = TrainStrategy(t);
@@ -727,6 +743,8 @@ class Trainer {
   const int world_;
   Learner learner_;
   bool strategy_trained_ = false;
+  // An exploit run's target slots (training/exploit.h); none in Deep CFR's self-play.
+  std::optional<traversal::FixedOpponent> exploit_slots_;
   bool created_directory_ = false;  // a fresh run made its directory (RemoveUnstarted)
   bool published_ = false;          // a checkpoint of this invocation is published
   const bool tty_ = isatty(fileno(stderr)) != 0;
@@ -736,6 +754,18 @@ class Trainer {
 // on the toy games, matches against the configured bots on Lost Cities.
 template <engine::Game G>
 absl::Status Trainer<G>::Evaluate(int t, IterationMetrics& m) {
+  if (exploit_slots_) {
+    if constexpr (engine::EnumerableGame<G>) {
+      m.exploit = ExactExploitResult(game_, nets_, *exploit_slots_, device_);
+    } else {
+      absl::StatusOr<ExploitResult> result = PlayExploitMatches(
+          game_, store_, inference_, *exploit_slots_, config_.evaluation.games,
+          config_.evaluation.workers, DeriveSeed({Seed(), static_cast<uint64_t>(t), kEvaluation}));
+      if (!result.ok()) return result.status();
+      m.exploit = *result;
+    }
+    return absl::OkStatus();
+  }
   if constexpr (engine::EnumerableGame<G>) {
     const engine::ExploitabilityResult result =
         ExactPolicyExploitability(game_, nets_.nets[traversal::kStrategyNetwork], device_);

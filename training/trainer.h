@@ -27,6 +27,7 @@
 
 #include "absl/status/status.h"
 #include "training/config.h"
+#include "training/exploit.h"
 #include "training/fault_plan.h"
 
 namespace lcfr::training {
@@ -38,6 +39,10 @@ struct TrainOptions {
   bool progress = true;            // progress lines on stderr
   int stop_after = 0;              // for tests: stop after this many iterations of this invocation
   std::optional<FaultPlan> fault;  // for tests: a rank that exits or hangs at a named step
+  // An exploit run (training/exploit.h): best responses to this frozen target instead of Deep
+  // CFR's self-play. A fresh run loads the target's networks file; a resumed one finds them in
+  // its checkpoint.
+  std::optional<ExploitTarget> exploit;
 };
 
 absl::Status Train(const TrainOptions& options);

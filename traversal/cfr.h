@@ -164,6 +164,15 @@ inline CfrConfig FullRecordingCfrConfig() {
   return c;
 }
 
+// An exploit run's target (training/exploit.h): the other player's decisions come from fixed
+// networks, the network fixed_opponent.network[seat] with its head, instead of the mover's
+// advantage network, and record no strategy samples (nothing learns the target's average).
+// The external, outcome and hybrid schemes only (RunnerConfig::Validate).
+struct FixedOpponent {
+  std::array<int, 2> network{};       // the network the target plays seat p with
+  Head head = Head::kRegretMatching;  // kRegretMatching (its current policy) or kSoftmax
+};
+
 // The schemes as policy types: what distinguishes them, each a compile-time choice of one
 // CfrTraversal instantiation (RunTraversal picks it once per traversal).
 struct ExternalScheme {
@@ -229,6 +238,7 @@ struct TraversalParams {
   int traverser;  // 0 or 1; kValueTraversal for ESCHER's value traversals
   int iteration;
   int64_t index;  // traversal index within the iteration; stored in the samples
+  const FixedOpponent* fixed_opponent = nullptr;  // null: both players learn
 };
 
 // What every traversal class holds: the game, the config, its identity in the iteration, its
@@ -252,6 +262,7 @@ class TraversalCore {
         traverser_(params.traverser),
         iteration_(params.iteration),
         index_(params.index),
+        fixed_opponent_(params.fixed_opponent),
         num_actions_(params.game->num_actions()),
         inv_scale_(1.0 / (params.config->payoff_scale > 0 ? params.config->payoff_scale
                                                           : params.game->DefaultPayoffScale())),
@@ -273,9 +284,23 @@ class TraversalCore {
     game_.Encode(view_, features_);
   }
 
+  // Writes the policy of `player` at the encoded view into `out`: a fixed opponent's network
+  // when one plays `player` (not the traverser), else the player's advantage network's regret
+  // matching (its current strategy).
+  void PolicyOf(int player, uint32_t legal, std::span<float> out) {
+    if (fixed_opponent_ != nullptr && player != traverser_) {
+      policy_.Evaluate(fixed_opponent_->network[player], fixed_opponent_->head, features_, legal,
+                       out);
+    } else {
+      policy_.Evaluate(AdvantageNetwork(player), Head::kRegretMatching, features_, legal, out);
+    }
+  }
+
   // With probability strategy_sample_rate, records `strategy` at the encoded view (features_,
-  // view_) as a strategy sample of `player`, weighted weight / rate.
+  // view_) as a strategy sample of `player`, weighted weight / rate. Nothing against a fixed
+  // opponent.
   void RecordStrategy(int player, uint32_t legal, std::span<const float> strategy, double weight) {
+    if (fixed_opponent_ != nullptr) return;
     const double rate = config_.strategy_sample_rate;
     if (rate < 1.0 && rng_.UniformDouble() >= rate) return;
     const size_t i = strategy_.Add(features_, ViewBytes(view_), legal,
@@ -297,6 +322,7 @@ class TraversalCore {
   const int traverser_;
   const int iteration_;
   const int64_t index_;
+  const FixedOpponent* const fixed_opponent_;
   const int num_actions_;
   const double inv_scale_;
   Rng rng_;
@@ -327,6 +353,7 @@ class TraversalCore {
   using Base::value_;                     \
   using Base::stats_;                     \
   using Base::EncodeView;                 \
+  using Base::PolicyOf;                   \
   using Base::RecordStrategy;             \
   using Base::Sample
 
@@ -377,7 +404,7 @@ class CfrTraversal : private TraversalCore<G> {
       EncodeView(s);
       std::array<float, 32> sigma;
       const std::span<float> strategy(sigma.data(), num_actions_);
-      policy_.Evaluate(AdvantageNetwork(player), Head::kRegretMatching, features_, legal, strategy);
+      PolicyOf(player, legal, strategy);
       RecordStrategy(player, legal, strategy, 1.0);
       action = Sample(sigma, legal, 0.0);
     }
@@ -396,7 +423,7 @@ class CfrTraversal : private TraversalCore<G> {
     EncodeView(s);
     std::array<float, 32> sigma;
     const std::span<float> strategy(sigma.data(), num_actions_);
-    policy_.Evaluate(AdvantageNetwork(player), Head::kRegretMatching, features_, legal, strategy);
+    PolicyOf(player, legal, strategy);
 
     if (player != traverser_) {
       RecordStrategy(player, legal, strategy, weight);

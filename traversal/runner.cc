@@ -24,6 +24,20 @@ absl::Status SchedulerConfig::Validate() const {
 
 absl::Status RunnerConfig::Validate() const {
   if (absl::Status s = SchedulerConfig::Validate(); !s.ok()) return s;
+  if (fixed_opponent) {
+    if (cfr.scheme != Scheme::kExternal && cfr.scheme != Scheme::kOutcome &&
+        cfr.scheme != Scheme::kHybrid) {
+      return absl::InvalidArgumentError(
+          "traversal.scheme: a fixed opponent plays against the external, outcome or hybrid "
+          "scheme only");
+    }
+    for (int n : fixed_opponent->network) {
+      if (n < 0 || n >= kMaxNetworks) {
+        return absl::InvalidArgumentError(
+            lcfr::StrCat("a fixed opponent's network id ", n, " is out of range"));
+      }
+    }
+  }
   return cfr.Validate();
 }
 

@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -67,6 +68,8 @@ struct RunnerConfig : SchedulerConfig {
   size_t stack_bytes = 0;  // per fiber; 0 = StackBytesForDepth(game.MaxDecisions())
   bool guard_stacks = kGuardStacksByDefault;
   CfrConfig cfr;
+  // An exploit run's frozen target (FixedOpponent, traversal/cfr.h); none in training.
+  std::optional<FixedOpponent> fixed_opponent;
 
   absl::Status Validate() const;
 };
@@ -256,7 +259,9 @@ class TraversalRunner {
         const int64_t index = begin + i;
         Block& slot = worker.slots[policy.slot()];
         slot.Clear();
-        const TraversalParams<G> params{&game_, &config_.cfr, traverser, iteration, index};
+        const TraversalParams<G> params{
+            &game_,    &config_.cfr, traverser,
+            iteration, index,        config_.fixed_opponent ? &*config_.fixed_opponent : nullptr};
         Rng rng(DeriveSeed({config_.seed, static_cast<uint64_t>(iteration),
                             static_cast<uint64_t>(traverser), static_cast<uint64_t>(index)}));
         RunTraversal<G>(params, rng, policy, worker.features[policy.slot()], slot, stats);

@@ -785,5 +785,33 @@ contains "$tmp/err" "is a symbolic link loop" "agent names the link loop"
 # A games file through a pipe is still read (process substitution).
 expect_exit 0 "compare through pipes" -- "$lcfr" compare <(cat "$tmp/balanced.csv") <(cat "$tmp/random.csv")
 
+# exploit: a trained best response on Kuhn (exact, with the best response beside it), resumed
+# once finished; on Lost Cities against the smoke run (games from both seats), and its chart.
+expect_exit 0 "train a Kuhn target" -- "$lcfr" train --config "$src/configs/kuhn.yaml" --set run.iterations=10 --set training.strategy_every=10 --run-dir "$tmp/kuhn_target" --quiet
+expect_exit 0 "exploit a Kuhn checkpoint" -- "$lcfr" exploit --checkpoint "$tmp/kuhn_target" --policy average --iterations 10 --run-dir "$tmp/kuhn_exploit" --quiet
+contains "$tmp/out" "the exact best response gains" "exploit reports the exact best response on Kuhn"
+contains "$tmp/kuhn_exploit/exploit.json" '"policy": "average"' "exploit.json names the target's policy"
+expect_exit 0 "exploit --resume a finished run" -- "$lcfr" exploit --resume "$tmp/kuhn_exploit" --quiet
+contains "$tmp/out" "exploiter of iteration 10" "the resumed run reports its last evaluation"
+expect_exit 0 "exploit a Lost Cities checkpoint" -- "$lcfr" exploit --checkpoint "$run" --iterations 1 --games 4 --set traversal.traversals=16 --set training.advantage_steps=5 --run-dir "$tmp/lc_exploit" --quiet
+contains "$tmp/out" "points per game over 4 games on paired deals" "exploit reports the games on Lost Cities"
+expect_exit 0 "plot an exploit run" -- "$lcfr" plot "$tmp/lc_exploit"
+if [[ -s "$tmp/lc_exploit/plots/exploit.png" ]]; then pass; else fail "plot drew no exploit.png"; fi
+
+# ladder: a round robin with its ratings, resumed without replaying, extended by a player; a
+# games file cut by a kill loses only its cut row.
+expect_exit 0 "ladder of three bots" -- "$lcfr" ladder "$tmp/ladder" --player random=bot:random --player discard=bot:discard-only --player cautious=bot:heuristic-cautious --games 20 --anchor discard --quiet
+contains "$tmp/out" "Bradley-Terry ratings in Elo (discard = 0)" "ladder prints its ratings"
+if [[ $(($(wc -l <"$tmp/ladder/games.csv") - 1)) -eq 60 ]]; then pass; else fail "ladder: games.csv has $(wc -l <"$tmp/ladder/games.csv") lines, expected 61"; fi
+for f in ratings.json ratings.csv ladder.json; do
+  if [[ -s "$tmp/ladder/$f" ]]; then pass; else fail "ladder wrote no $f"; fi
+done
+head -c -7 "$tmp/ladder/games.csv" >"$tmp/ladder/cut.csv" && mv "$tmp/ladder/cut.csv" "$tmp/ladder/games.csv"
+expect_exit 0 "ladder resumed and extended" -- "$lcfr" ladder "$tmp/ladder" --player shipped=model:"$src/models/lost-cities.pt",policy=current --games 20 --quiet
+contains "$tmp/out" "120 games in" "the resumed ladder replays the cut game and plays the new player's"
+contains "$tmp/out" "shipped" "the new player is rated"
+expect_exit 2 "ladder: a name given again with another spec" -- "$lcfr" ladder "$tmp/ladder" --player random=bot:heuristic-noisy
+contains "$tmp/err" "the ladder already has random as 'bot:random'" "ladder names the clash"
+
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]
