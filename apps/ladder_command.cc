@@ -37,6 +37,7 @@ struct LadderOptions {
   std::vector<std::string> players;  // NAME=SPEC
   int games = 400;
   uint64_t seed = 1;
+  CLI::Option* seed_option = nullptr;  // to tell a given --seed from the default
   std::string anchor;
   std::vector<std::string> rules;
   int workers = 2;
@@ -343,7 +344,7 @@ int RunLadder(const LadderOptions& opts) {
       return kExitBadInput;
     }
     file = *read;
-    if (opts.seed != 1 && opts.seed != file.seed) {
+    if (opts.seed_option->count() > 0 && opts.seed != file.seed) {
       PrintError("ladder", fmt::format("--seed {}: the ladder in {} was started with seed {}",
                                        opts.seed, opts.dir, file.seed));
       return kExitBadInput;
@@ -469,9 +470,10 @@ CommandFn AddLadderCommand(CLI::App& app) {
   sub->add_option("--games", opts->games, "games per pair, in all (even: paired deals)")
       ->capture_default_str()
       ->check(CLI::Range(2, 10000000));
-  sub->add_option("--seed", opts->seed, "the deals' seed (fixed when the ladder starts)")
-      ->capture_default_str()
-      ->check(NonNegativeInteger());
+  opts->seed_option =
+      sub->add_option("--seed", opts->seed, "the deals' seed (fixed when the ladder starts)")
+          ->capture_default_str()
+          ->check(NonNegativeInteger());
   sub->add_option("--anchor", opts->anchor,
                   "the player rated 0, kept for later runs (default: the first player)");
   sub->add_option("--rule", opts->rules, "a rule key=value (repeatable; fixed when it starts)");

@@ -209,7 +209,8 @@ int RunPlot(const PlotOptions& opts) {
         chart_of(
             StrCat("set grid\nset key outside right\n"
                    "set title 'exploit gain against the target (a lower bound on its "
-                   "exploitability)'\nset xlabel 'iteration'\nset ylabel 'payoff per game'\n"
+                   "exploitability)'\nset xlabel 'iteration'\nset ylabel 'payoff per game'\n",
+                   has_best_response ? "set yrange [0:*]\n" : "",
                    "plot 'exploit.dat' u 1:2:3:4 w yerrorlines t 'exploiter, both seats'",
                    has_best_response ? ", 'exploit.dat' u 1:5 w l dt 2 lw 2 t 'exact best response'"
                                      : ""),

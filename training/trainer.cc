@@ -219,10 +219,17 @@ class Trainer {
 
     std::ofstream metrics;
     if (rank_ == 0) metrics.open(dir_.MetricsPath(), std::ios::app);
-    const int last = config_.run.iterations;
+    int last = config_.run.iterations;
     const auto run_start = Clock::now();
     int done_here = 0;
     for (int t = start + 1; t <= last; ++t) {
+      if (options_.minutes > 0 && done_here > 0 && t < last) {
+        // A time budget: t is the last iteration when the one after it would end past the
+        // budget at this invocation's pace (the ranks agree on the slowest projection).
+        std::array<double, 1> after_next = {Since(run_start) * (done_here + 2) / done_here};
+        comm_.AllReduceMax(after_next);
+        if (after_next[0] > options_.minutes * 60) last = config_.run.iterations = t;
+      }
       Reach(options_.fault, FaultStep::kStart, rank_, t);
       absl::StatusOr<IterationMetrics> iterated = Iterate(t);
       if (!iterated.ok()) return iterated.status();

@@ -35,9 +35,14 @@ namespace lcfr::training {
 struct TrainOptions {
   TrainConfig config;
   std::string run_dir;
-  bool resume = false;             // continue the run in run_dir from its latest checkpoint
-  bool progress = true;            // progress lines on stderr
-  int stop_after = 0;              // for tests: stop after this many iterations of this invocation
+  bool resume = false;   // continue the run in run_dir from its latest checkpoint
+  bool progress = true;  // progress lines on stderr
+  int stop_after = 0;    // for tests: stop after this many iterations of this invocation
+  // > 0: a time budget for this invocation, in minutes. The run ends (evaluated, checkpointed,
+  // summarised) with the last iteration projected to end within it, and its config says that
+  // iteration is its last (resume it with --set run.iterations=N to go on). At least one
+  // iteration runs.
+  double minutes = 0;
   std::optional<FaultPlan> fault;  // for tests: a rank that exits or hangs at a named step
   // An exploit run (training/exploit.h): best responses to this frozen target instead of Deep
   // CFR's self-play. A fresh run loads the target's networks file; a resumed one finds them in

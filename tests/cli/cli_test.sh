@@ -793,6 +793,10 @@ contains "$tmp/out" "the exact best response gains" "exploit reports the exact b
 contains "$tmp/kuhn_exploit/exploit.json" '"policy": "average"' "exploit.json names the target's policy"
 expect_exit 0 "exploit --resume a finished run" -- "$lcfr" exploit --resume "$tmp/kuhn_exploit" --quiet
 contains "$tmp/out" "exploiter of iteration 10" "the resumed run reports its last evaluation"
+expect_exit 0 "exploit with a time budget" -- "$lcfr" exploit --checkpoint "$tmp/kuhn_target" --iterations 100000 --minutes 0.05 --run-dir "$tmp/kuhn_minutes" --quiet
+lines=$(wc -l <"$tmp/kuhn_minutes/metrics.jsonl")
+if [[ $lines -ge 1 && $lines -lt 100000 && -s "$tmp/kuhn_minutes/summary.json" ]]; then pass; else fail "exploit --minutes: $lines iterations, summary: $(ls "$tmp/kuhn_minutes")"; fi
+contains "$tmp/out" "exploiter of iteration $lines" "the budgeted run ends with an evaluation"
 expect_exit 0 "exploit a Lost Cities checkpoint" -- "$lcfr" exploit --checkpoint "$run" --iterations 1 --games 4 --set traversal.traversals=16 --set training.advantage_steps=5 --run-dir "$tmp/lc_exploit" --quiet
 contains "$tmp/out" "points per game over 4 games on paired deals" "exploit reports the games on Lost Cities"
 expect_exit 0 "plot an exploit run" -- "$lcfr" plot "$tmp/lc_exploit"

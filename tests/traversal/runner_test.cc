@@ -91,5 +91,38 @@ TEST_CASE("Runner: a thread that cannot start and stacks that cannot be allocate
                         Catch::Contains("lower traversal.workers or traversal.worker_chunk_size"));
 }
 
+// An exploit run's target (FixedOpponent): the other seat's decisions ask the target's networks
+// with its head, never that seat's advantage network, and record no strategy samples; the
+// traverser's own decisions still ask its advantage network. Schemes that need the value
+// network's slot, and network ids out of range, are refused.
+TEST_CASE("Runner: a fixed opponent plays from its own networks", "[runner]") {
+  const LeducPoker game;
+  RunnerConfig config = PlainRunner();
+  config.cfr.scheme = Scheme::kExternal;
+  config.fixed_opponent = FixedOpponent{{kStrategyNetwork, kValueNetwork}, Head::kSoftmax};
+  auto factory = [&game](int) {
+    return std::make_unique<PseudoNetworkEvaluator>(game.EncodingSize(), game.num_actions(), 3);
+  };
+  for (int traverser : {0, 1}) {
+    INFO("traverser " << traverser);
+    WorkerStats stats;
+    const CollectingSink sink = RunOnce(game, config, 1, traverser, 40, factory, &stats);
+    CHECK(sink[SampleKind::kStrategy].empty());
+    CHECK(!sink[SampleKind::kAdvantage].empty());
+    const int target = traverser == 0 ? kValueNetwork : kStrategyNetwork;
+    CHECK(stats.networks[target].policy_calls > 0);
+    CHECK(stats.networks[AdvantageNetwork(traverser)].policy_calls > 0);
+    CHECK(stats.networks[AdvantageNetwork(1 - traverser)].policy_calls == 0);
+    CHECK(stats.networks[traverser == 0 ? kStrategyNetwork : kValueNetwork].policy_calls == 0);
+  }
+  RunnerConfig value = config;
+  value.cfr.scheme = Scheme::kValue;
+  CHECK(!value.Validate().ok());
+  RunnerConfig out_of_range = config;
+  out_of_range.fixed_opponent->network[1] = kMaxNetworks;
+  CHECK(!out_of_range.Validate().ok());
+  CHECK(config.Validate().ok());
+}
+
 }  // namespace
 }  // namespace lcfr::traversal
