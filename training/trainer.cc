@@ -795,6 +795,9 @@ absl::Status Trainer<G>::Evaluate(int t, IterationMetrics& m) {
 
 absl::Status Train(const TrainOptions& options) {
   if (absl::Status s = Validate(options.config); !s.ok()) return s;
+  if (options.exploit) {
+    if (absl::Status s = CheckExploitConfig(options.config); !s.ok()) return s;
+  }
   const absl::StatusOr<Devices> devices = ResolveDevices(options.config);
   if (!devices.ok()) return devices.status();
   absl::StatusOr<DistributedEnv> env = DistributedEnv::FromEnvironment();
