@@ -1,5 +1,6 @@
 #include "training/iteration_metrics.h"
 
+#include <fstream>
 #include <limits>
 #include <type_traits>
 
@@ -233,6 +234,23 @@ absl::StatusOr<IterationMetrics> IterationMetrics::FromJsonLine(std::string_view
   get(j, {"distributed", "weights_checksum"}, m.weights_checksum);
   if (!missing.empty()) return absl::InvalidArgumentError(lcfr::StrCat("key ", missing));
   return m;
+}
+
+absl::StatusOr<std::vector<IterationMetrics>> ReadMetricsFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::InternalError(lcfr::StrCat("cannot read ", path));
+  std::vector<IterationMetrics> lines;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.empty()) continue;
+    absl::StatusOr<IterationMetrics> m = IterationMetrics::FromJsonLine(line);
+    if (!m.ok()) {
+      return absl::InvalidArgumentError(
+          lcfr::StrCat(path, ": line ", number, ": ", m.status().message()));
+    }
+    lines.push_back(*std::move(m));
+  }
+  return lines;
 }
 
 std::string FormatDuration(double seconds) {

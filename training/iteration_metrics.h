@@ -102,6 +102,9 @@ struct IterationMetrics {
   static absl::StatusOr<IterationMetrics> FromJsonLine(std::string_view line);
 };
 
+// Every line of a metrics.jsonl (empty lines skipped); errors name the file and the line.
+absl::StatusOr<std::vector<IterationMetrics>> ReadMetricsFile(const std::string& path);
+
 // What a run reached: its last evaluation and its best, each with its iteration. The toy games
 // rank evaluations by exploitability (lower is better); Lost Cities by the mean win rate of the
 // default policy over the bots it played (higher is better); exploit runs by the exploit gain

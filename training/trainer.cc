@@ -16,11 +16,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
-#include <system_error>
 #include <vector>
 
 #include "base/atomic_file.h"
@@ -45,6 +43,7 @@
 #include "training/learner.h"
 #include "training/memory.h"
 #include "training/run_directory.h"
+#include "training/run_summary.h"
 #include "traversal/compacting_sink.h"
 #include "traversal/runner.h"
 #include "traversal/sample_digest.h"
@@ -251,71 +250,8 @@ class Trainer {
     }
     if (rank_ != 0) return absl::OkStatus();
     metrics.close();
-    return WriteSummary(last, Since(run_start));
-  }
-
-  // summary.json and the run's last line on stderr: the final and the best evaluation with their
-  // iterations, over the whole run (metrics.jsonl, so a resumed run counts its earlier part),
-  // and which checkpoint is the run's model (the last; the best one's too where it was kept).
-  absl::Status WriteSummary(int last, double seconds) {
-    absl::StatusOr<RunOutcome> outcome = ReadOutcome();
-    if (!outcome.ok()) return outcome.status();
-    auto point_json = [](const std::optional<RunOutcome::Point>& point) {
-      if (!point) return nlohmann::ordered_json();
-      nlohmann::ordered_json j = {{"iteration", point->iteration}};
-      j.update(nlohmann::ordered_json::parse(point->eval_json));
-      return j;
-    };
-    nlohmann::ordered_json summary;
-    summary["game"] = GameName(config_.run.game);
-    summary["iterations"] = last;
-    summary["world_size"] = world_;
-    summary["seconds_this_invocation"] = seconds;
-    summary["measure"] = outcome->measure();
-    summary["final_evaluation"] = point_json(outcome->final_point());
-    summary["best_evaluation"] = point_json(outcome->best_point());
-    summary["checkpoint"] = dir_.CheckpointPath(last);
-    std::string best_checkpoint;
-    if (outcome->best_point()) {
-      const std::string path = dir_.CheckpointPath(outcome->best_point()->iteration);
-      std::error_code error;  // unreadable counts as not kept
-      if (std::filesystem::exists(path + "/networks.pt", error)) best_checkpoint = path;
-    }
-    summary["best_checkpoint"] = best_checkpoint.empty() ? nlohmann::ordered_json()
-                                                         : nlohmann::ordered_json(best_checkpoint);
-    if (absl::Status s = WriteFileAtomically(dir_.SummaryPath(), summary.dump(2) + "\n"); !s.ok()) {
-      return s;
-    }
-    if (options_.progress) {
-      if (!tty_) std::fprintf(stderr, "\n");
-      std::string where =
-          StreamCat("the run's model is its last checkpoint, ", dir_.CheckpointPath(last));
-      if (outcome->best_point() && outcome->best_point()->iteration != last) {
-        where += best_checkpoint.empty()
-                     ? "; the best iteration's checkpoint was not kept (run.keep_every)"
-                     : StreamCat("; the best iteration's is ", best_checkpoint);
-      }
-      std::fprintf(stderr, "%s: %s; %s\n", Command(), outcome->Line().c_str(), where.c_str());
-    }
-    return absl::OkStatus();
-  }
-
-  // The evaluations of every iteration in metrics.jsonl.
-  absl::StatusOr<RunOutcome> ReadOutcome() const {
-    std::ifstream in(dir_.MetricsPath());
-    if (!in) return absl::InternalError(StreamCat("cannot read ", dir_.MetricsPath()));
-    RunOutcome outcome;
-    std::string line;
-    for (int number = 1; std::getline(in, line); ++number) {
-      if (line.empty()) continue;
-      absl::StatusOr<IterationMetrics> m = IterationMetrics::FromJsonLine(line);
-      if (!m.ok()) {
-        return absl::InvalidArgumentError(
-            StreamCat(dir_.MetricsPath(), ": line ", number, ": ", m.status().message()));
-      }
-      outcome.Add(*m);
-    }
-    return outcome;
+    return WriteRunSummary(dir_, config_, world_, last, Since(run_start),
+                           options_.progress ? Command() : nullptr, tty_);
   }
 
   uint64_t Seed() const { return static_cast<uint64_t>(config_.run.seed); }
