@@ -39,6 +39,7 @@
 #include "training/evaluation.h"
 #include "training/exact_evaluation.h"
 #include "training/exploit.h"
+#include "training/exploit_target.h"
 #include "training/iteration_metrics.h"
 #include "training/learner.h"
 #include "training/memory.h"
@@ -99,7 +100,7 @@ class Trainer {
         learner_(options.config.training, game.EncodingSize(), game.num_actions(),
                  devices.training == inference::Device::kCuda, comm) {
     shape_ = NetworkShapeOf(game, config_.run.game, config_.network);
-    if (options.exploit) exploit_slots_ = ExploitSlots(options.exploit->policy);
+    if (options.exploit) exploit_slots_ = TraversalSlots(options.exploit->policy);
     device_ = devices.training == inference::Device::kCuda ? torch::kCUDA : torch::kCPU;
     // Each rank keeps its share of every memory; together they hold the configured capacity.
     auto shard = [this](int capacity) {
@@ -159,10 +160,12 @@ class Trainer {
   absl::Status AllocateNetworks() {
     try {
       nets_ = inference::NetworkSet::Create(shape_, DeriveSeed({Seed(), 0, kInit}));
-      if (options_.exploit) {
-        if (absl::Status s = InstallTarget(*options_.exploit, shape_, nets_); !s.ok()) return s;
-      }
       ToDevice();
+      if (options_.exploit) {
+        if (absl::Status s = LoadTarget(); !s.ok()) return s;
+        target_->StartExploiter(nets_);
+        target_->Place(0, nets_);
+      }
     } catch (const std::exception& e) {
       return absl::ResourceExhaustedError(StreamCat(
           "cannot allocate the networks (network.hidden_width = ", config_.network.hidden_width,
@@ -283,12 +286,28 @@ class Trainer {
     for (auto& net : nets_.nets) net->to(device_);
   }
 
+  // An exploit run's target networks, from its file (training/exploit_target.h).
+  absl::Status LoadTarget() {
+    absl::StatusOr<TargetNetworks> loaded =
+        TargetNetworks::Load(*options_.exploit, shape_, device_);
+    if (!loaded.ok()) return loaded.status();
+    target_ = *std::move(loaded);
+    return absl::OkStatus();
+  }
+
   absl::Status BuildRunner() {
     traversal::RunnerConfig runner;
     static_cast<traversal::SchedulerConfig&>(runner) = config_.traversal.scheduler;
     runner.seed = Seed();
     runner.cfr = config_.traversal.cfr;
     if (exploit_slots_) runner.fixed_opponent = *exploit_slots_;
+    if constexpr (std::is_same_v<G, engine::LostCities>) {
+      if (options_.exploit && !options_.exploit->bot.empty() && !scripted_) {
+        auto bot = MakeBotOpponent(options_.exploit->bot);
+        if (!bot.ok()) return bot.status();
+        scripted_ = *std::move(bot);
+      }
+    }
     inference_ = config_.inference;
     inference_.device = devices_.inference;
     try {
@@ -296,6 +315,7 @@ class Trainer {
       if (!evaluators.ok()) return evaluators.status();
       runner_ =
           std::make_unique<traversal::TraversalRunner<G>>(game_, runner, HandOut(*evaluators));
+      runner_->SetScriptedOpponent(scripted_.get());
     } catch (const std::exception& e) {
       return absl::ResourceExhaustedError(
           StreamCat("cannot build the traversal workers: ", ErrorText(e)));
@@ -337,6 +357,8 @@ class Trainer {
       //    process would use.
       at::set_num_threads(config_.inference.intra_op_threads);
       const auto t0 = Clock::now();
+      // An exploit run: the target plays the other seat from the target slot.
+      if (target_ && target_->Place(1 - p, nets_)) store_->Publish(nets_);
       // The sink digests the samples as they come and keeps them without their features.
       traversal::CompactingSink sink(traversal::ShapeOf(game_));
       runner_->Run(t, p, ShareBegin(total, rank_, world_), Share(total, rank_, world_), sink);
@@ -626,6 +648,12 @@ class Trainer {
     if (!nets.ok()) return nets.status();
     nets_ = std::move(*nets);
     ToDevice();
+    if (options_.exploit && options_.exploit->bot.empty()) {
+      // The target comes from its file again: it must be the one the checkpoint played against.
+      if (absl::Status s = LoadTarget(); !s.ok()) return s;
+      if (absl::Status s = target_->CheckPlayedBy(nets_, dir); !s.ok()) return s;
+      target_->Place(0, nets_);
+    }
     for (Shard& shard : shards_) {
       if (absl::Status s = shard.chain.Load(*shard.memory, dir); !s.ok()) return s;
     }
@@ -686,8 +714,10 @@ class Trainer {
   const int world_;
   Learner learner_;
   bool strategy_trained_ = false;
-  // An exploit run's target slots (training/exploit.h); none in Deep CFR's self-play.
+  // An exploit run's traversal slots (training/exploit.h); none in Deep CFR's self-play.
   std::optional<traversal::FixedOpponent> exploit_slots_;
+  std::optional<TargetNetworks> target_;                      // its networks, outside nets_
+  std::unique_ptr<traversal::ScriptedOpponent<G>> scripted_;  // a scripted target
   bool created_directory_ = false;  // a fresh run made its directory (RemoveUnstarted)
   bool published_ = false;          // a checkpoint of this invocation is published
   const bool tty_ = isatty(fileno(stderr)) != 0;
@@ -697,12 +727,19 @@ class Trainer {
 // on the toy games, matches against the configured bots on Lost Cities.
 template <engine::Game G>
 absl::Status Trainer<G>::Evaluate(int t, IterationMetrics& m) {
-  if (exploit_slots_) {
+  if (options_.exploit) {
     if constexpr (engine::EnumerableGame<G>) {
-      m.exploit = ExactExploitResult(game_, nets_, *exploit_slots_, device_);
+      // The exploiter's seats and the target's, all at once, from a set of their own.
+      inference::NetworkSet both = target_->ForEvaluation(nets_);
+      m.exploit =
+          ExactExploitResult(game_, both, EvaluationSlots(options_.exploit->policy), device_);
     } else {
+      // A scripted target needs only the exploiter's networks.
+      std::shared_ptr<const inference::ModelStore> store =
+          scripted_ ? store_
+                    : std::make_shared<inference::ModelStore>(target_->ForEvaluation(nets_));
       absl::StatusOr<ExploitResult> result = PlayExploitMatches(
-          game_, store_, inference_, *exploit_slots_, config_.evaluation.games,
+          game_, store, inference_, *options_.exploit, config_.evaluation.games,
           config_.evaluation.workers, DeriveSeed({Seed(), static_cast<uint64_t>(t), kEvaluation}));
       if (!result.ok()) return result.status();
       m.exploit = *result;
@@ -733,6 +770,11 @@ absl::Status Train(const TrainOptions& options) {
   if (absl::Status s = Validate(options.config); !s.ok()) return s;
   if (options.exploit) {
     if (absl::Status s = CheckExploitConfig(options.config); !s.ok()) return s;
+    if (!options.exploit->bot.empty() && options.config.run.game != GameId::kLostCities) {
+      return absl::InvalidArgumentError(StreamCat("the target bot ", options.exploit->bot,
+                                                  " plays Lost Cities only, the run plays ",
+                                                  GameName(options.config.run.game)));
+    }
   }
   const absl::StatusOr<Devices> devices = ResolveDevices(options.config);
   if (!devices.ok()) return devices.status();

@@ -67,6 +67,7 @@
 #ifndef LCFR_TRAVERSAL_CFR_H_
 #define LCFR_TRAVERSAL_CFR_H_
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -173,6 +174,16 @@ struct FixedOpponent {
   Head head = Head::kRegretMatching;  // kRegretMatching (its current policy) or kSoftmax
 };
 
+// A fixed opponent that is not a network (a scripted bot): the action it plays at the mover's
+// view, drawn from the traversal's random stream. Every traversal worker calls it from its own
+// thread at once, so an implementation keeps any state per thread.
+template <engine::Game G>
+class ScriptedOpponent {
+ public:
+  virtual ~ScriptedOpponent() = default;
+  virtual int Act(const G& game, const typename G::View& view, uint32_t legal, Rng& rng) const = 0;
+};
+
 // The schemes as policy types: what distinguishes them, each a compile-time choice of one
 // CfrTraversal instantiation (RunTraversal picks it once per traversal).
 struct ExternalScheme {
@@ -239,6 +250,8 @@ struct TraversalParams {
   int iteration;
   int64_t index;  // traversal index within the iteration; stored in the samples
   const FixedOpponent* fixed_opponent = nullptr;  // null: both players learn
+  // With fixed_opponent: plays the opponent's decisions instead of its networks.
+  const ScriptedOpponent<G>* scripted_opponent = nullptr;
 };
 
 // What every traversal class holds: the game, the config, its identity in the iteration, its
@@ -263,6 +276,7 @@ class TraversalCore {
         iteration_(params.iteration),
         index_(params.index),
         fixed_opponent_(params.fixed_opponent),
+        scripted_opponent_(params.scripted_opponent),
         num_actions_(params.game->num_actions()),
         inv_scale_(1.0 / (params.config->payoff_scale > 0 ? params.config->payoff_scale
                                                           : params.game->DefaultPayoffScale())),
@@ -284,11 +298,17 @@ class TraversalCore {
     game_.Encode(view_, features_);
   }
 
-  // Writes the policy of `player` at the encoded view into `out`: a fixed opponent's network
-  // when one plays `player` (not the traverser), else the player's advantage network's regret
-  // matching (its current strategy).
+  // Writes the policy of `player` at the encoded view into `out`: a fixed opponent's (its
+  // scripted action, or its network's policy) when one plays `player` (not the traverser), else
+  // the player's advantage network's regret matching (its current strategy).
   void PolicyOf(int player, uint32_t legal, std::span<float> out) {
-    if (fixed_opponent_ != nullptr && player != traverser_) {
+    if (scripted_opponent_ != nullptr && player != traverser_) {
+      std::fill(out.begin(), out.end(), 0.0f);
+      const int action = scripted_opponent_->Act(game_, view_, legal, rng_);
+      LCFR_CHECK(action >= 0 && action < num_actions_ && (legal >> action & 1u))
+          << "the scripted opponent played an illegal action " << action;
+      out[action] = 1.0f;
+    } else if (fixed_opponent_ != nullptr && player != traverser_) {
       policy_.Evaluate(fixed_opponent_->network[player], fixed_opponent_->head, features_, legal,
                        out);
     } else {
@@ -323,6 +343,7 @@ class TraversalCore {
   const int iteration_;
   const int64_t index_;
   const FixedOpponent* const fixed_opponent_;
+  const ScriptedOpponent<G>* const scripted_opponent_;
   const int num_actions_;
   const double inv_scale_;
   Rng rng_;

@@ -25,11 +25,10 @@ absl::Status SchedulerConfig::Validate() const {
 absl::Status RunnerConfig::Validate() const {
   if (absl::Status s = SchedulerConfig::Validate(); !s.ok()) return s;
   if (fixed_opponent) {
-    if (cfr.scheme != Scheme::kExternal && cfr.scheme != Scheme::kOutcome &&
-        cfr.scheme != Scheme::kHybrid) {
+    if (cfr.scheme == Scheme::kEscher) {
       return absl::InvalidArgumentError(
-          "traversal.scheme: a fixed opponent plays against the external, outcome or hybrid "
-          "scheme only");
+          "traversal.scheme: a fixed opponent plays against the external, outcome, hybrid or "
+          "value scheme, not escher (its value traversals play both seats on policy)");
     }
     for (int n : fixed_opponent->network) {
       if (n < 0 || n >= kMaxNetworks) {

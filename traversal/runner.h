@@ -107,6 +107,13 @@ class TraversalRunner {
     }
   }
 
+  // An exploit run's scripted target (traversal/cfr.h): it plays the seats of the fixed opponent
+  // (which config.fixed_opponent must name) instead of its networks. Not owned; null: none.
+  void SetScriptedOpponent(const ScriptedOpponent<G>* opponent) {
+    LCFR_CHECK(opponent == nullptr || config_.fixed_opponent.has_value());
+    scripted_opponent_ = opponent;
+  }
+
   // Runs traversals [0, count) for `traverser` (0, 1, or kValueTraversal under ESCHER) at
   // `iteration` and blocks until all finished.
   // Samples stream to `sink` as traversals complete (contract in traversal/samples.h). If a
@@ -259,9 +266,13 @@ class TraversalRunner {
         const int64_t index = begin + i;
         Block& slot = worker.slots[policy.slot()];
         slot.Clear();
-        const TraversalParams<G> params{
-            &game_,    &config_.cfr, traverser,
-            iteration, index,        config_.fixed_opponent ? &*config_.fixed_opponent : nullptr};
+        const TraversalParams<G> params{&game_,
+                                        &config_.cfr,
+                                        traverser,
+                                        iteration,
+                                        index,
+                                        config_.fixed_opponent ? &*config_.fixed_opponent : nullptr,
+                                        scripted_opponent_};
         Rng rng(DeriveSeed({config_.seed, static_cast<uint64_t>(iteration),
                             static_cast<uint64_t>(traverser), static_cast<uint64_t>(index)}));
         RunTraversal<G>(params, rng, policy, worker.features[policy.slot()], slot, stats);
@@ -275,6 +286,7 @@ class TraversalRunner {
 
   const G& game_;
   RunnerConfig config_;
+  const ScriptedOpponent<G>* scripted_opponent_ = nullptr;
   std::vector<std::unique_ptr<Worker>> workers_;
   ThreadStarter start_thread_ = [](std::function<void()> fn) { return std::thread(std::move(fn)); };
 };

@@ -801,6 +801,16 @@ expect_exit 0 "exploit a Lost Cities checkpoint" -- "$lcfr" exploit --checkpoint
 contains "$tmp/out" "points per game over 4 games on paired deals" "exploit reports the games on Lost Cities"
 expect_exit 0 "plot an exploit run" -- "$lcfr" plot "$tmp/lc_exploit"
 if [[ -s "$tmp/lc_exploit/plots/exploit.png" ]]; then pass; else fail "plot drew no exploit.png"; fi
+# A scripted target: the exploiter starts from the smoke run's networks; resumed for one more
+# iteration against the same bot.
+expect_exit 0 "exploit a scripted bot" -- "$lcfr" exploit --bot heuristic-cautious --start "$run/checkpoints/iter_000004/networks.pt" --iterations 1 --games 4 --set traversal.traversals=16 --set training.advantage_steps=5 --set training.value_steps=5 --run-dir "$tmp/bot_exploit" --quiet
+contains "$tmp/out" "target: heuristic-cautious (a scripted bot)" "exploit names a scripted target"
+contains "$tmp/bot_exploit/exploit.json" '"bot": "heuristic-cautious"' "exploit.json names the bot"
+expect_exit 0 "exploit --resume against a bot" -- "$lcfr" exploit --resume "$tmp/bot_exploit" --set run.iterations=2 --quiet
+contains "$tmp/out" "exploiter of iteration 2" "the resumed bot run goes on"
+expect_exit 0 "exploit --method lbr" -- "$lcfr" exploit --method lbr --checkpoint "$run" --games 2 --rollouts 20 --worlds 5 --workers 1 --quiet
+contains "$tmp/out" "a local best response (20 rollouts, 5 worlds a decision)" "lbr names itself"
+contains "$tmp/out" "points per game over 2 games on paired deals" "lbr reports its games"
 
 # ladder: a round robin with its ratings, resumed without replaying, extended by a player; a
 # games file cut by a kill loses only its cut row.

@@ -3,6 +3,7 @@
 #include "traversal/runner.h"
 
 #include <array>
+#include <atomic>
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -93,8 +94,8 @@ TEST_CASE("Runner: a thread that cannot start and stacks that cannot be allocate
 
 // An exploit run's target (FixedOpponent): the other seat's decisions ask the target's networks
 // with its head, never that seat's advantage network, and record no strategy samples; the
-// traverser's own decisions still ask its advantage network. Schemes that need the value
-// network's slot, and network ids out of range, are refused.
+// traverser's own decisions still ask its advantage network. ESCHER (whose value traversals play
+// both seats on policy) and network ids out of range are refused.
 TEST_CASE("Runner: a fixed opponent plays from its own networks", "[runner]") {
   const LeducPoker game;
   RunnerConfig config = PlainRunner();
@@ -117,11 +118,51 @@ TEST_CASE("Runner: a fixed opponent plays from its own networks", "[runner]") {
   }
   RunnerConfig value = config;
   value.cfr.scheme = Scheme::kValue;
-  CHECK(!value.Validate().ok());
+  CHECK(value.Validate().ok());
+  RunnerConfig escher = config;
+  escher.cfr.scheme = Scheme::kEscher;
+  CHECK(!escher.Validate().ok());
   RunnerConfig out_of_range = config;
   out_of_range.fixed_opponent->network[1] = kMaxNetworks;
   CHECK(!out_of_range.Validate().ok());
   CHECK(config.Validate().ok());
+}
+
+// A scripted target plays the fixed opponent's seat instead of its networks: no network of the
+// target's is asked (nor the other seat's advantage network), its decisions call the script (from
+// both worker threads), and it records no strategy samples.
+TEST_CASE("Runner: a scripted opponent plays the fixed opponent's seat", "[runner]") {
+  const LeducPoker game;
+  class Lowest : public ScriptedOpponent<LeducPoker> {
+   public:
+    int Act(const LeducPoker&, const LeducPoker::View&, uint32_t legal, Rng&) const override {
+      calls.fetch_add(1);
+      return std::countr_zero(legal);
+    }
+    mutable std::atomic<int64_t> calls{0};
+  } lowest;
+  RunnerConfig config = PlainRunner();
+  config.workers = 2;
+  config.cfr.scheme = Scheme::kExternal;
+  config.fixed_opponent = FixedOpponent{{kStrategyNetwork, kStrategyNetwork}, Head::kSoftmax};
+  auto factory = [&game](int) {
+    return std::make_unique<PseudoNetworkEvaluator>(game.EncodingSize(), game.num_actions(), 3);
+  };
+  for (int traverser : {0, 1}) {
+    INFO("traverser " << traverser);
+    TraversalRunner<LeducPoker> runner(game, config, factory);
+    runner.SetScriptedOpponent(&lowest);
+    CollectingSink sink(ShapeOf(game));
+    lowest.calls = 0;
+    runner.Run(1, traverser, 40, sink);
+    const WorkerStats stats = runner.TotalStats();
+    CHECK(lowest.calls > 0);
+    CHECK(sink[SampleKind::kStrategy].empty());
+    CHECK(!sink[SampleKind::kAdvantage].empty());
+    CHECK(stats.networks[kStrategyNetwork].policy_calls == 0);
+    CHECK(stats.networks[AdvantageNetwork(1 - traverser)].policy_calls == 0);
+    CHECK(stats.networks[AdvantageNetwork(traverser)].policy_calls > 0);
+  }
 }
 
 }  // namespace
