@@ -1,11 +1,14 @@
-// Engine microbenchmarks: encode + legal mask, apply + undo, and full random playouts.
+// Engine microbenchmarks: encode + legal mask, apply + undo, full random playouts, and the loop
+// of a batched environment.
 // Each benchmark cycles through a fixed pool of states reached by seeded random playouts, so
 // the branch predictor sees realistic variety rather than one state.
 #include <benchmark/benchmark.h>
 
 #include <bit>
+#include <span>
 #include <vector>
 
+#include "base/threads.h"
 #include "engine/lost_cities.h"
 
 namespace lcfr::engine {
@@ -143,6 +146,42 @@ void BM_RandomPlayout(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(decisions), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_RandomPlayout);
+
+// The engine's own loop of a batched environment (the C++ reference of lcfr.VecEnv,
+// benchmarks/python/bench_python.py): 4,096 games, and per decision the first legal action
+// applied, a new deal where a game ended, the encoding and the legal mask written into rows of
+// two buffers; the games split over `threads` threads (started per step, as VecEnv does).
+void BM_StepLoop(benchmark::State& state) {
+  const int threads = static_cast<int>(state.range(0));
+  constexpr int kGames = 4096;
+  const LostCities game;
+  const size_t e = game.EncodingSize(), a = game.num_actions();
+  std::vector<State> games(kGames);
+  std::vector<Rng> rngs;
+  for (int i = 0; i < kGames; ++i) {
+    rngs.emplace_back(static_cast<uint64_t>(i));
+    games[i] = game.Deal(rngs[i]);
+  }
+  std::vector<float> observations(kGames * e);
+  std::vector<uint8_t> legal(kGames * a);
+  for (auto _ : state) {
+    RunOnThreads(threads, [&](int t) {
+      for (int i = kGames * t / threads; i < kGames * (t + 1) / threads; ++i) {
+        State& s = games[i];
+        game.ApplyUnchecked(s, std::countr_zero(game.LegalMask(s)));
+        if (LostCities::IsTerminal(s)) s = game.Deal(rngs[i]);
+        game.Encode(s, std::span<float>(observations.data() + i * e, e));
+        const ActionMask mask = game.LegalMask(s);
+        for (size_t k = 0; k < a; ++k) legal[i * a + k] = (mask >> k) & 1;
+      }
+    });
+    benchmark::DoNotOptimize(observations.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["decisions_per_s"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * kGames, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_StepLoop)->Arg(1)->Arg(2)->UseRealTime();
 
 }  // namespace
 }  // namespace lcfr::engine

@@ -1,5 +1,6 @@
 #include "play/policy_bot.h"
 
+#include <algorithm>
 #include <bit>
 
 #include "base/check.h"
@@ -25,38 +26,57 @@ int PolicyBot::Act(const engine::LostCities& game, const engine::View& view, Rng
       << engine::ToString(game.rules()) << ")";
   const uint32_t legal = game.LegalMask(view);
   game.Encode(view, features_);
-  const int network = network_ >= 0 ? network_
-                      : play_.source == PlayPolicy::Source::kAverage
-                          ? traversal::kStrategyNetwork
-                          : traversal::AdvantageNetwork(view.player);
+  const PolicyQuery query = QueryFor(play_, view.player, network_);
   ++decisions_;
-  if (network == traversal::kStrategyNetwork) {
-    // The strategy network's logits give the average strategy.
-    policy_->Evaluate(network, traversal::Head::kSoftmax, features_, legal, probabilities_);
-  } else {
-    // An advantage network's outputs give its player's current regret-matching strategy; the
-    // raw outputs say whether regret matching fell back to the argmax.
-    policy_->Evaluate(network, traversal::Head::kRaw, features_, legal, outputs_);
-    bool positive = false;
-    for (uint32_t m = legal; m; m &= m - 1) positive |= outputs_[std::countr_zero(m)] > 0;
-    fallbacks_ += !positive;
-    traversal::ApplyHead(outputs_, legal, traversal::Head::kRegretMatching, probabilities_);
+  // The strategy network's logits give the average strategy; an advantage network's raw outputs
+  // give its player's current regret-matching strategy, and say whether it fell back.
+  const std::span<float> answer =
+      query.head == traversal::Head::kSoftmax ? std::span<float>(probabilities_) : outputs_;
+  policy_->Evaluate(query.network, query.head, features_, legal, answer);
+  fallbacks_ += PolicyFromOutputs(query, answer, legal, probabilities_);
+  return ChooseAction(probabilities_, legal, play_.greedy, rng);
+}
+
+PolicyQuery QueryFor(const PlayPolicy& play, int player, int network) {
+  PolicyQuery query;
+  query.network = network >= 0 ? network
+                  : play.source == PlayPolicy::Source::kAverage
+                      ? traversal::kStrategyNetwork
+                      : traversal::AdvantageNetwork(player);
+  query.head = query.network == traversal::kStrategyNetwork ? traversal::Head::kSoftmax
+                                                            : traversal::Head::kRaw;
+  return query;
+}
+
+bool PolicyFromOutputs(const PolicyQuery& query, std::span<const float> outputs, uint32_t legal,
+                       std::span<float> probabilities) {
+  if (query.head == traversal::Head::kSoftmax) {
+    if (outputs.data() != probabilities.data()) {
+      std::copy(outputs.begin(), outputs.end(), probabilities.begin());
+    }
+    return false;
   }
-  int action;
-  if (play_.greedy) {
+  bool positive = false;
+  for (uint32_t m = legal; m; m &= m - 1) positive |= outputs[std::countr_zero(m)] > 0;
+  traversal::ApplyHead(outputs, legal, traversal::Head::kRegretMatching, probabilities);
+  return !positive;
+}
+
+int ChooseAction(std::span<const float> probabilities, uint32_t legal, bool greedy, Rng& rng) {
+  int action = -1;
+  if (greedy) {
     float best = -1;
     int ties = 0;
-    action = -1;
     for (uint32_t m = legal; m; m &= m - 1) {
       const int a = std::countr_zero(m);
-      if (probabilities_[a] > best) {
-        best = probabilities_[a], action = a, ties = 1;
-      } else if (probabilities_[a] == best && rng.Uniform(static_cast<uint32_t>(++ties)) == 0) {
+      if (probabilities[a] > best) {
+        best = probabilities[a], action = a, ties = 1;
+      } else if (probabilities[a] == best && rng.Uniform(static_cast<uint32_t>(++ties)) == 0) {
         action = a;  // reservoir choice: each tied action with probability 1 / ties
       }
     }
   } else {
-    action = traversal::SampleAction(probabilities_, legal, 0.0, rng.UniformDouble());
+    action = traversal::SampleAction(probabilities, legal, 0.0, rng.UniformDouble());
   }
   LCFR_CHECK_GE(action, 0) << "the policy gave no probability to a legal action";
   return action;

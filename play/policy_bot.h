@@ -17,6 +17,24 @@
 
 namespace lcfr::play {
 
+// PolicyBot's decision in steps, for callers that ask for many decisions in one batch (the Python
+// package's lcfr.Agent): the request it makes, the distribution it plays and how it picks.
+struct PolicyQuery {
+  int network = 0;
+  traversal::Head head = traversal::Head::kRaw;  // kSoftmax for the strategy network
+};
+// The network and head a decision of seat `player` asks for under `play` (`network` >= 0 names
+// the network outright).
+PolicyQuery QueryFor(const PlayPolicy& play, int player, int network = -1);
+// The distribution played from `outputs`, the network's answer to `query` (`probabilities` may be
+// `outputs` itself): the softmax as it is, or regret matching of raw advantages. Returns whether
+// regret matching fell back to the argmax (no legal action with a positive advantage).
+bool PolicyFromOutputs(const PolicyQuery& query, std::span<const float> outputs, uint32_t legal,
+                       std::span<float> probabilities);
+// The action played from `probabilities`: the most probable legal one, ties broken by `rng`
+// (greedy), or a sample (one draw of `rng`).
+int ChooseAction(std::span<const float> probabilities, uint32_t legal, bool greedy, Rng& rng);
+
 // Plays `play`'s policy of the networks behind `policy`. With a fiber PolicyClient, Act suspends
 // the fiber until the batch is served. Bound to the rules of the game it is built with: its
 // feature and action buffers, and the networks behind the client, are sized by them, so it must

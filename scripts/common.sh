@@ -41,3 +41,13 @@ configure_and_build() {
     "$@" >"$dir/configure.log" 2>&1 || { cat "$dir/configure.log" >&2; die "cmake configure failed ($dir)"; }
   cmake --build "$dir" -j "$(nproc)"
 }
+
+# The Python package's dependencies (nanobind, NumPy, pytest, OpenSpiel), installed by
+# scripts/setup_python.sh outside the checkout, one folder per interpreter version.
+python_tag() { python3 -c 'import sys; print(f"cp{sys.version_info[0]}{sys.version_info[1]}")'; }
+LCFR_PYTHON_DEPS="$LCFR_CACHE/python-$(python_tag 2>/dev/null || echo none)"
+# The CMake arguments that build the Python package into BUILD/python (python/CMakeLists.txt).
+python_cmake_args() {
+  printf '%s\n' -DLCFR_PYTHON=ON "-DPython_EXECUTABLE=$(command -v python3)" \
+    "-Dnanobind_DIR=$LCFR_PYTHON_DEPS/nanobind/cmake" "-DLCFR_PYTHON_DEPS=$LCFR_PYTHON_DEPS"
+}

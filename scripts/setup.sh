@@ -11,7 +11,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 apt_packages=(
-  g++ cmake ninja-build ccache git python3 python3-pip clang-format clang
+  g++ cmake ninja-build ccache git python3 python3-pip python3-dev clang-format clang
   libboost-context-dev libabsl-dev libyaml-cpp-dev catch2 libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev gnuplot-nox libgloo-dev zlib1g-dev
 )

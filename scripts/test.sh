@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The whole test suite (README's test command; .ci/run calls it). Installs what is missing,
-# checks the formatting, builds Release with libtorch and runs the suites that need it (the
-# networks, the trainer, the CLI, bad-input, golden and multi-process tests), then builds the
-# torch-free targets with AddressSanitizer + UndefinedBehaviorSanitizer (DCHECKs on) and runs
-# their suites there (each check runs once, in the stricter build), runs the threaded ones
-# (batcher, worker threads, the search's workers) under ThreadSanitizer, and runs every
-# libFuzzer target of fuzz/ for a few seconds (clang).
+# The whole test suite (README's test command; .ci/run calls it). Installs what is missing
+# (the Debian packages and libtorch, scripts/setup.sh; the Python package's dependencies,
+# scripts/setup_python.sh), checks the formatting, builds Release with libtorch and the Python
+# package and runs the suites that need them (the networks, the trainer, the CLI, bad-input,
+# golden and multi-process tests, the Python package's pytest suite), then builds the torch-free
+# targets with AddressSanitizer + UndefinedBehaviorSanitizer (DCHECKs on) and runs their suites
+# there (each check runs once, in the stricter build), runs the threaded ones (batcher, worker
+# threads, the search's workers) under ThreadSanitizer, and runs every libFuzzer target of fuzz/
+# for a few seconds (clang).
 #
 #   scripts/test.sh                 everything
 #   scripts/test.sh --fast          only the torch-free targets, no sanitizers (inner loop)
@@ -31,12 +33,14 @@ if [[ $mode == fast ]]; then
 fi
 
 bash "$LCFR_ROOT/scripts/setup.sh"
+bash "$LCFR_ROOT/scripts/setup_python.sh"
 bash "$LCFR_ROOT/scripts/format_check.sh"
 # The torch-free suites run once: under the sanitizers below, or here with --no-sanitize.
 torch_free_here=$([[ $mode == all ]] && echo OFF || echo ON)
-log "building (Release, with libtorch) in build/"
+log "building (Release, with libtorch and the Python package) in build/"
+mapfile -t python_args < <(python_cmake_args)
 configure_and_build "$LCFR_ROOT/build" -DCMAKE_PREFIX_PATH="$(torch_prefix_path)" \
-  -DLCFR_TORCH_FREE_TESTS="$torch_free_here"
+  -DLCFR_TORCH_FREE_TESTS="$torch_free_here" "${python_args[@]}"
 log "running the tests"
 (cd "$LCFR_ROOT/build" && ctest --output-on-failure -j "$(nproc)")
 

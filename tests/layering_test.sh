@@ -24,11 +24,12 @@ declare -A allowed=(
   [search]="search play traversal engine base"
   [inference]="inference traversal engine base"
   [training]="training search io play inference traversal engine base"
+  [python]="python training search io play inference traversal engine base"
 )
 for folder in "${!allowed[@]}"; do
   pattern=$(echo "${allowed[$folder]}" | tr ' ' '|')
   bad=$(cd "$src" && grep -rnE '#include "[a-z_]+/' "$folder" --include='*.h' --include='*.cc' |
-    grep -vE "#include \"($pattern)/" | grep -vE '#include "(absl|fmt|nlohmann|yaml-cpp|CLI|benchmark|catch2|generated)/')
+    grep -vE "#include \"($pattern)/" | grep -vE '#include "(absl|fmt|nlohmann|yaml-cpp|CLI|benchmark|catch2|generated|nanobind)/')
   if [[ -n "$bad" ]]; then
     echo "$folder/ includes from a folder above it or beside it (allowed: ${allowed[$folder]}):"
     echo "$bad"
