@@ -233,11 +233,9 @@ void BindGame(nb::module_& m) {
            [](const LostCities& g) { return "lcfr.Game(" + RulesRepr(g.rules()) + ")"; });
 }
 
-void BindState(nb::module_& m) {
-  nb::class_<GameState>(m, "State",
-                        "A game in progress: the full state (both hands, the deck order), the "
-                        "deck it was dealt from and the actions since. Made by lcfr.deal.")
-      .def_prop_ro("game", [](const GameState& s) { return s.game; })
+// The game flow of lcfr.State: who moves, legal actions, apply and undo, copies and pickling.
+void BindStateFlow(nb::class_<GameState>& cls) {
+  cls.def_prop_ro("game", [](const GameState& s) { return s.game; })
       .def_prop_ro("rules", [](const GameState& s) { return s.game->rules(); })
       .def_prop_ro(
           "current_player", [](const GameState& s) { return int{s.state.player}; },
@@ -310,14 +308,19 @@ void BindState(nb::module_& m) {
       .def("__copy__", [](const GameState& s) { return GameState(s); })
       .def(
           "__deepcopy__", [](const GameState& s, nb::handle) { return GameState(s); },
-          nb::arg("memo"))
-      .def(
-          "action_name",
-          [](const GameState& s, int action) {
-            CheckLegal(s, action);
-            return s.game->ActionName(s.state, action);
-          },
-          nb::arg("action"), "'play R7', 'discard B*', 'draw deck', 'draw G' for a legal action.")
+          nb::arg("memo"));
+}
+
+// What a player sees of an lcfr.State: action names, the agent protocol, the encoding, its hand;
+// its record and the deck's order (for callers that draw chance as it comes).
+void BindStateViews(nb::class_<GameState>& cls) {
+  cls.def(
+         "action_name",
+         [](const GameState& s, int action) {
+           CheckLegal(s, action);
+           return s.game->ActionName(s.state, action);
+         },
+         nb::arg("action"), "'play R7', 'discard B*', 'draw deck', 'draw G' for a legal action.")
       .def(
           "action_to_protocol",
           [](const GameState& s, int action) {
@@ -399,6 +402,14 @@ void BindState(nb::module_& m) {
                          ", scores=(", s.state.score[0], ", ", s.state.score[1],
                          "), end=", engine::EndReasonName(s.state.end), ")");
       });
+}
+
+void BindState(nb::module_& m) {
+  nb::class_<GameState> cls(m, "State",
+                            "A game in progress: the full state (both hands, the deck order), the "
+                            "deck it was dealt from and the actions since. Made by lcfr.deal.");
+  BindStateFlow(cls);
+  BindStateViews(cls);
 
   m.def(
       "deal",

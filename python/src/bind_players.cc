@@ -156,9 +156,8 @@ nb::dict Match(nb::handle a_handle, nb::handle b_handle, int games, uint64_t see
   return ResultDict(result, a.name, b.name, seed);
 }
 
-}  // namespace
-
-void BindPlayers(nb::module_& m) {
+// lcfr.bots and lcfr.Bot.
+void BindBots(nb::module_& m) {
   m.def("bots", &play::BotNames, "The scripted bots' names.");
 
   nb::class_<PyBot>(m, "Bot", "A scripted bot (play/bots.h): Bot('heuristic-cautious', seed=0).")
@@ -186,7 +185,10 @@ void BindPlayers(nb::module_& m) {
           },
           nb::arg("state"), nb::arg("action"))
       .def("__repr__", [](const PyBot& b) { return "lcfr.Bot('" + b.name + "')"; });
+}
 
+// lcfr.Agent.
+void BindAgent(nb::module_& m) {
   nb::class_<Agent>(m, "Agent",
                     "A trained model or checkpoint playing its policy (docs/python.md). "
                     "Agent() is the shipped model as its card plays it.")
@@ -267,7 +269,13 @@ void BindPlayers(nb::module_& m) {
           "The distribution its network policy plays (num_actions entries, 0 where illegal), "
           "before greedy play and search.")
       .def("__repr__", [](const Agent& a) { return "lcfr.Agent(" + a.name() + ")"; });
+}
 
+}  // namespace
+
+void BindPlayers(nb::module_& m) {
+  BindBots(m);
+  BindAgent(m);
   m.def("match", &Match, nb::arg("a"), nb::arg("b"), nb::kw_only(), nb::arg("games") = 1000,
         nb::arg("seed") = 1, nb::arg("workers") = 2, nb::arg("rules") = nb::none(),
         "Plays `games` games of a against b on paired deals, seats swapped (game 2k and 2k+1 "

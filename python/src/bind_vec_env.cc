@@ -34,6 +34,35 @@ nb::tuple Outputs(VecEnv& env) {
       View(env, env.rewards(), n, 2), View(env, reinterpret_cast<bool*>(env.dones()), n));
 }
 
+// lcfr.VecEnv(...): the options from Python's arguments.
+std::shared_ptr<VecEnv> MakeVecEnv(int num_envs, std::optional<engine::Rules> rules, uint64_t seed,
+                                   nb::handle opponent, nb::handle learner_seat, int threads) {
+  VecEnvOptions o;
+  o.num_envs = num_envs;
+  o.rules = rules.value_or(engine::Rules{});
+  o.seed = seed;
+  o.threads = threads;
+  if (nb::isinstance<nb::str>(learner_seat)) {
+    if (nb::cast<std::string>(learner_seat) != "alternate") {
+      throw nb::value_error("learner_seat: 0, 1 or 'alternate'");
+    }
+    o.learner_seat = -1;
+  } else {
+    o.learner_seat = nb::cast<int>(learner_seat);
+    if (o.learner_seat != 0 && o.learner_seat != 1) {
+      throw nb::value_error("learner_seat: 0, 1 or 'alternate'");
+    }
+  }
+  if (nb::isinstance<nb::str>(opponent)) {
+    o.opponent_bot = nb::cast<std::string>(opponent);
+  } else if (nb::isinstance<Agent>(opponent)) {
+    o.opponent_agent = nb::cast<std::shared_ptr<Agent>>(opponent);
+  } else if (!opponent.is_none()) {
+    throw nb::type_error("opponent: None, a bot's name or an lcfr.Agent");
+  }
+  return std::shared_ptr<VecEnv>(Take(VecEnv::Create(o)));
+}
+
 }  // namespace
 
 void BindVecEnv(nb::module_& m) {
@@ -41,36 +70,9 @@ void BindVecEnv(nb::module_& m) {
                      "N games of Lost Cities stepped per call (docs/python.md). Its arrays "
                      "(observations, legal, rewards, dones, players, ...) are read-only views of "
                      "buffers it owns, rewritten in place by every step.")
-      .def(nb::new_([](int num_envs, std::optional<engine::Rules> rules, uint64_t seed,
-                       nb::handle opponent, nb::handle learner_seat, int threads) {
-             VecEnvOptions o;
-             o.num_envs = num_envs;
-             o.rules = rules.value_or(engine::Rules{});
-             o.seed = seed;
-             o.threads = threads;
-             if (nb::isinstance<nb::str>(learner_seat)) {
-               if (nb::cast<std::string>(learner_seat) != "alternate") {
-                 throw nb::value_error("learner_seat: 0, 1 or 'alternate'");
-               }
-               o.learner_seat = -1;
-             } else {
-               o.learner_seat = nb::cast<int>(learner_seat);
-               if (o.learner_seat != 0 && o.learner_seat != 1) {
-                 throw nb::value_error("learner_seat: 0, 1 or 'alternate'");
-               }
-             }
-             if (nb::isinstance<nb::str>(opponent)) {
-               o.opponent_bot = nb::cast<std::string>(opponent);
-             } else if (nb::isinstance<Agent>(opponent)) {
-               o.opponent_agent = nb::cast<std::shared_ptr<Agent>>(opponent);
-             } else if (!opponent.is_none()) {
-               throw nb::type_error("opponent: None, a bot's name or an lcfr.Agent");
-             }
-             return std::shared_ptr<VecEnv>(Take(VecEnv::Create(o)));
-           }),
-           nb::arg("num_envs"), nb::arg("rules") = nb::none(), nb::kw_only(), nb::arg("seed") = 0,
-           nb::arg("opponent") = nb::none(), nb::arg("learner_seat") = "alternate",
-           nb::arg("threads") = 1,
+      .def(nb::new_(&MakeVecEnv), nb::arg("num_envs"), nb::arg("rules") = nb::none(), nb::kw_only(),
+           nb::arg("seed") = 0, nb::arg("opponent") = nb::none(),
+           nb::arg("learner_seat") = "alternate", nb::arg("threads") = 1,
            "num_envs games of `rules` (classic by default). opponent: None (both seats learn: "
            "every decision is the caller's), a bot's name or an lcfr.Agent (it plays the seat "
            "that is not learner_seat: 0, 1, or 'alternate' game by game). Deterministic for a "
