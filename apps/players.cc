@@ -1,6 +1,7 @@
 // The players of agent and play, and the policy options of eval, agent and play: a model's or a
 // checkpoint's policy with its card (play::PlayCard), a bot, each searching or not.
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -12,20 +13,19 @@
 #include "search/config.h"
 #include "training/checkpoint.h"
 #include "training/compose.h"
+#include "training/play_sources.h"
 
 namespace lcfr::apps {
 
 absl::StatusOr<play::PlayPolicy> PolicyOptions::Resolve(const play::PlayCard& card) const {
-  absl::StatusOr<play::PlayPolicy> play = play::PlayPolicy::Parse(card.policy);
-  if (!play.ok()) return play.status();
+  // --policy names the whole policy (sampled unless --greedy); --greedy alone sets greedy play.
+  std::optional<bool> greedy_flag;
   if (!policy.empty()) {
-    play->source = policy == "average" ? play::PlayPolicy::Source::kAverage
-                                       : play::PlayPolicy::Source::kCurrent;
-    play->greedy = greedy;  // --policy names the whole policy: sampled unless --greedy
+    greedy_flag = greedy;
   } else if (greedy_option != nullptr && greedy_option->count() > 0) {
-    play->greedy = true;
+    greedy_flag = true;
   }
-  return play;
+  return training::ResolvePlayPolicy(card, policy, greedy_flag);
 }
 
 void AddPolicyOptions(CLI::App* command, PolicyOptions* options) {

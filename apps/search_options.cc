@@ -9,6 +9,7 @@
 #include "fmt/core.h"
 #include "inference/batched_evaluator.h"
 #include "training/checkpoint.h"
+#include "training/play_sources.h"
 
 namespace lcfr::apps {
 namespace {
@@ -174,21 +175,13 @@ absl::Status CheckSearchOptions(const SearchOptions& options) {
 
 absl::StatusOr<std::shared_ptr<const inference::ModelStore>> LoadRolloutModel(
     const std::string& file, const engine::Rules& rules) {
-  absl::StatusOr<training::CheckpointPolicy> loaded = training::LoadModelPolicy(file);
-  if (!loaded.ok()) {
+  absl::StatusOr<std::shared_ptr<const inference::ModelStore>> store =
+      training::LoadRolloutModel(file, rules);
+  if (!store.ok()) {
     return absl::InvalidArgumentError(
-        fmt::format("--rollout-model: {}", std::string(loaded.status().message())));
+        fmt::format("--rollout-model: {}", std::string(store.status().message())));
   }
-  if (loaded->config.run.game != training::GameId::kLostCities) {
-    return absl::InvalidArgumentError(
-        fmt::format("--rollout-model: {}: a {} model, not Lost Cities", file,
-                    std::string(training::GameName(loaded->config.run.game))));
-  }
-  if (!(loaded->config.rules == rules)) {
-    return absl::InvalidArgumentError(
-        fmt::format("--rollout-model: {}: trained on other rules than the player's model", file));
-  }
-  return std::shared_ptr<const inference::ModelStore>(loaded->store);
+  return store;
 }
 
 }  // namespace lcfr::apps

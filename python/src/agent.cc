@@ -9,44 +9,9 @@
 #include "search/player.h"
 #include "training/compose.h"
 #include "training/config.h"
+#include "training/play_sources.h"
 
 namespace lcfr::python {
-namespace {
-
-// The search's rollout model named by a model card, checked against the blueprint's rules.
-absl::StatusOr<std::shared_ptr<const inference::ModelStore>> LoadRolloutStore(
-    const std::string& file, const engine::Rules& rules) {
-  absl::StatusOr<training::CheckpointPolicy> loaded = training::LoadModelPolicy(file);
-  if (!loaded.ok()) {
-    return absl::InvalidArgumentError(
-        StreamCat("the rollout model: ", std::string(loaded.status().message())));
-  }
-  if (loaded->config.run.game != training::GameId::kLostCities ||
-      !(loaded->config.rules == rules)) {
-    return absl::InvalidArgumentError(
-        StreamCat("the rollout model: ", file, ": not a Lost Cities model of the agent's rules"));
-  }
-  return std::shared_ptr<const inference::ModelStore>(loaded->store);
-}
-
-absl::StatusOr<play::PlayPolicy> ResolvePolicy(const AgentOptions& o, const play::PlayCard& card) {
-  absl::StatusOr<play::PlayPolicy> play = play::PlayPolicy::Parse(card.policy);
-  if (!play.ok()) return play.status();
-  if (!o.policy.empty()) {
-    if (o.policy != "current" && o.policy != "average") {
-      return absl::InvalidArgumentError(
-          StreamCat("policy: '", o.policy, "' is not current or average"));
-    }
-    play->source = o.policy == "average" ? play::PlayPolicy::Source::kAverage
-                                         : play::PlayPolicy::Source::kCurrent;
-    play->greedy = o.greedy.value_or(false);  // a policy named is sampled unless greedy
-  } else if (o.greedy.has_value()) {
-    play->greedy = *o.greedy;
-  }
-  return play;
-}
-
-}  // namespace
 
 absl::StatusOr<std::unique_ptr<Agent>> Agent::Load(const AgentOptions& o) {
   if (!o.model.empty() && !o.checkpoint.empty()) {
@@ -66,7 +31,8 @@ absl::StatusOr<std::unique_ptr<Agent>> Agent::Load(const AgentOptions& o) {
                                                 training::GameName(loaded->config.run.game),
                                                 " checkpoint, not a Lost Cities one"));
   }
-  absl::StatusOr<play::PlayPolicy> play = ResolvePolicy(o, loaded->config.play);
+  absl::StatusOr<play::PlayPolicy> play =
+      training::ResolvePlayPolicy(loaded->config.play, o.policy, o.greedy);
   if (!play.ok()) return play.status();
   inference::InferenceConfig inference;
   {
@@ -109,8 +75,11 @@ absl::StatusOr<std::unique_ptr<Agent>> Agent::Load(const AgentOptions& o) {
       config.rollout_model =
           card.rollout_model.front() == '/' ? card.rollout_model : dir + "/" + card.rollout_model;
       absl::StatusOr<std::shared_ptr<const inference::ModelStore>> rollouts =
-          LoadRolloutStore(config.rollout_model, agent->rules_);
-      if (!rollouts.ok()) return rollouts.status();
+          training::LoadRolloutModel(config.rollout_model, agent->rules_);
+      if (!rollouts.ok()) {
+        return absl::InvalidArgumentError(
+            StreamCat("the rollout model: ", std::string(rollouts.status().message())));
+      }
       rollout_store = *std::move(rollouts);
     }
     search::Blueprint blueprint;
