@@ -17,6 +17,7 @@
 #include "search/match.h"
 #include "training/checkpoint.h"
 #include "training/compose.h"
+#include "training/shipped_models.h"
 
 namespace lcfr::apps {
 namespace {
@@ -34,7 +35,8 @@ struct EvalOptions {
   SearchOptions search;
   std::string bot;  // with --search: the searching player's blueprint instead of a model
   bool json = false;
-  std::string games_out;  // --games-out: the games, one CSV row each (io/games_file.h)
+  std::string games_out;           // --games-out: the games, one CSV row each (io/games_file.h)
+  std::vector<std::string> rules;  // --rule key=value: the game's rules (the model's must match)
 };
 
 // The match's figures in the form both paths print (text or --json). `player` names the player
@@ -99,11 +101,15 @@ int BuildEvaluators(std::shared_ptr<const inference::ModelStore> store,
 int RunSearchEval(const EvalOptions& opts, const SearchOptions& options,
                   const NetworkSource* source, const inference::InferenceConfig& inference) {
   search::Blueprint blueprint;
-  engine::Rules rules;
+  absl::StatusOr<engine::Rules> rules = RulesFromOverrides(opts.rules);
+  if (!rules.ok()) {
+    PrintError("eval", std::string(rules.status().message()));
+    return kExitBadInput;
+  }
   std::string name = opts.bot;
   if (source != nullptr) {
     blueprint.play = source->play;
-    rules = source->policy.config.rules;
+    rules = source->policy.config.rules;  // RunEval checked that --rule restates them
     blueprint.SetValue(source->policy.config.traversal.cfr);
     name = source->policy.directory;
   } else {
@@ -120,11 +126,11 @@ int RunSearchEval(const EvalOptions& opts, const SearchOptions& options,
                               " --checkpoint or --model (the player's model)"));
     return kExitBadInput;
   }
-  const engine::LostCities game(rules);
+  const engine::LostCities game(*rules);
   std::shared_ptr<const inference::ModelStore> rollout_store;
   if (!config.rollout_model.empty()) {
     absl::StatusOr<std::shared_ptr<const inference::ModelStore>> rollouts =
-        LoadRolloutModel(config.rollout_model, rules);
+        LoadRolloutModel(config.rollout_model, *rules);
     if (!rollouts.ok()) {
       PrintError("eval", std::string(rollouts.status().message()));
       return kExitBadInput;
@@ -188,7 +194,7 @@ int CheckEvalOptions(const EvalOptions& opts) {
     PrintError("eval", "--bot plays only with --search (a bot against a bot: lcfr match)");
     return kExitBadInput;
   }
-  if (!opts.checkpoint.empty() + !opts.model.empty() + !opts.bot.empty() != 1) {
+  if (!opts.checkpoint.empty() + !opts.model.empty() + !opts.bot.empty() > 1) {
     PrintError("eval", opts.search.search ? "give one of --checkpoint, --model and --bot"
                                           : "give one of --checkpoint and --model");
     return kExitBadInput;
@@ -225,10 +231,31 @@ int RunEval(const EvalOptions& opts) {
     }
     return RunSearchEval(opts, search, nullptr, inference);
   }
-  absl::StatusOr<NetworkSource> source =
-      LoadNetworkSource(opts.checkpoint, opts.model, opts.policy);
+  // The player: --checkpoint, --model, or the shipped model of the game's rules (--rule).
+  const absl::StatusOr<engine::Rules> rules = RulesFromOverrides(opts.rules);
+  if (!rules.ok()) {
+    PrintError("eval", std::string(rules.status().message()));
+    return kExitBadInput;
+  }
+  std::string model = opts.model;
+  if (opts.checkpoint.empty() && opts.model.empty()) {
+    const absl::StatusOr<std::string> shipped = training::ShippedModelFor(*rules);
+    if (!shipped.ok()) {
+      PrintError("eval",
+                 StrCat(shipped.status().message(), " (--model or --checkpoint: another player)"));
+      return kExitBadInput;
+    }
+    model = *shipped;
+  }
+  absl::StatusOr<NetworkSource> source = LoadNetworkSource(opts.checkpoint, model, opts.policy);
   if (!source.ok()) {
     PrintError("eval", std::string(source.status().message()));
+    return kExitBadInput;
+  }
+  // A model plays the rules it was trained on; --rule may only restate them.
+  if (absl::Status fits = play::CheckPlayerRules(source->policy.config.rules, *rules);
+      !opts.rules.empty() && !fits.ok()) {
+    PrintError("eval", StrCat("--rule: ", fits.message()));
     return kExitBadInput;
   }
   ApplyCard(source->policy.config.play, source->card_dir, search);
@@ -293,7 +320,12 @@ CommandFn AddEvalCommand(CLI::App& app) {
       "against a bot: batched games on paired deals with seats swapped; win rate with a 95% "
       "Wilson interval, mean score difference. --search searches every decision "
       "(docs/search.md).");
-  sub->add_option("--checkpoint", opts->checkpoint, "checkpoint or run directory");
+  sub->add_option("--checkpoint", opts->checkpoint,
+                  "checkpoint or run directory (without --checkpoint, --model or --bot: the "
+                  "shipped model of the rules, models/lost-cities.pt or models/lost-cities-6.pt)");
+  sub->add_option("--rule", opts->rules,
+                  "rule override key=value (e.g. colors=6): the game's rules; a model plays only "
+                  "the rules it was trained on");
   sub->add_option("--model", opts->model,
                   "a networks file (e.g. models/lost-cities.pt), with its config beside it");
   sub->add_option("--opponent", opts->opponent,

@@ -11,7 +11,7 @@
 #include "io/agent_protocol.h"
 #include "nlohmann/json.hpp"
 #include "play/bots.h"
-#include "training/checkpoint.h"
+#include "training/shipped_models.h"
 
 namespace lcfr::apps {
 namespace {
@@ -98,12 +98,19 @@ int RunPlay(const PlayOptions& opts) {
     PrintError("play", std::string(rules.status().message()));
     return kExitBadInput;
   }
-  // The opponent: a bot, a checkpoint's or a networks file's policy, or the shipped model (on
-  // the classic rules it was trained for), each searching with --search or by its model's card.
-  const std::string model =
-      opts.model.empty() && opts.checkpoint.empty() && !opts.bot_given && opts.rules.empty()
-          ? training::DefaultModelPath()
-          : opts.model;
+  // The opponent: a bot, a checkpoint's or a networks file's policy, or the shipped model of the
+  // game's rules (training/shipped_models.h; rules no shipped model plays: the bot, said so), each
+  // searching with --search or by its model's card.
+  std::string model = opts.model;
+  if (opts.model.empty() && opts.checkpoint.empty() && !opts.bot_given) {
+    const absl::StatusOr<std::string> shipped = training::ShippedModelFor(*rules);
+    if (shipped.ok()) {
+      model = *shipped;
+    } else {
+      fmt::print(stderr, "lcfr play: {}; playing {} (--model or --checkpoint: another player)\n",
+                 shipped.status().message(), opts.bot);
+    }
+  }
   absl::StatusOr<LoadedPlayer> loaded =
       LoadPlayer(opts.checkpoint, model, opts.bot, opts.policy, opts.search, *rules);
   if (!loaded.ok()) {
@@ -187,10 +194,12 @@ CommandFn AddPlayCommand(CLI::App& app) {
       "play", "Play Lost Cities in the terminal against a bot or a trained checkpoint.");
   sub->add_option("--checkpoint", opts->checkpoint,
                   "play against a trained policy (checkpoint or run directory)");
-  CLI::Option* bot = sub->add_option(
-      "--bot", opts->bot,
-      "the bot to play against (without --bot, --checkpoint or --model: the shipped model, "
-      "models/lost-cities.pt)");
+  CLI::Option* bot =
+      sub->add_option("--bot", opts->bot,
+                      "the bot to play against (without --bot, --checkpoint or --model: the "
+                      "shipped model of "
+                      "the rules, models/lost-cities.pt or models/lost-cities-6.pt, else this bot)")
+          ->capture_default_str();
   sub->add_option("--model", opts->model,
                   "play against a networks file (e.g. models/lost-cities.pt), config beside it");
   sub->add_option("--seat", opts->seat, "your seat: 0 starts")
@@ -201,8 +210,8 @@ CommandFn AddPlayCommand(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--auto", opts->auto_bot, "let this bot play your seat (watch a game)");
   sub->add_option("--rule", opts->rules,
-                  "rule override key=value, against a bot (a model plays the rules it was "
-                  "trained on)");
+                  "rule override key=value (e.g. colors=6); a model plays only the rules it was "
+                  "trained on");
   AddPolicyOptions(sub, &opts->policy);
   AddSearchOptions(sub, &opts->search, SearchCommand::kPlay);
   return [opts, bot] {

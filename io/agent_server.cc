@@ -36,6 +36,13 @@ bool ReadLine(std::istream& in, size_t max_bytes, std::string& line, bool& too_l
 
 AgentServerResult ServeAgent(std::istream& in, std::ostream& out, std::ostream& log, Bot& player,
                              const AgentServerOptions& options) {
+  return ServeAgent(
+      in, out, log, [&player](const engine::Rules&) -> absl::StatusOr<Bot*> { return &player; },
+      options);
+}
+
+AgentServerResult ServeAgent(std::istream& in, std::ostream& out, std::ostream& log,
+                             const PlayerForRules& player_for, const AgentServerOptions& options) {
   AgentServerResult result;
   Rng rng(options.seed);
   bool warned = false;
@@ -64,6 +71,12 @@ AgentServerResult ServeAgent(std::istream& in, std::ostream& out, std::ostream& 
       continue;
     }
     // The boundary where a line's rules meet a player sized for its own.
+    const absl::StatusOr<play::Bot*> found = player_for(obs->rules);
+    if (!found.ok()) {
+      refuse(std::string(found.status().message()));
+      continue;
+    }
+    play::Bot& player = **found;
     if (absl::Status fits = CheckPlayerRules(player, obs->rules); !fits.ok()) {
       refuse(std::string(fits.message()));
       continue;

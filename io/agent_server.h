@@ -6,10 +6,13 @@
 #define LCFR_IO_AGENT_SERVER_H_
 
 #include <cstdint>
+#include <functional>
 #include <istream>
 #include <ostream>
 #include <string>
 
+#include "absl/status/statusor.h"
+#include "engine/rules.h"
 #include "play/bots.h"
 
 namespace lcfr::io {
@@ -36,6 +39,15 @@ struct AgentServerResult {
 // player pass through.
 AgentServerResult ServeAgent(std::istream& in, std::ostream& out, std::ostream& log,
                              play::Bot& player, const AgentServerOptions& options);
+
+// The player for a line's rules, or why there is none (the line is refused with that message):
+// what serves players of several rule sets, as `lcfr agent` serves the shipped models
+// (training/shipped_models.h). A player that cannot play them is refused as above.
+using PlayerForRules = std::function<absl::StatusOr<play::Bot*>(const engine::Rules&)>;
+
+// The same loop, each line served by the player `player_for` gives for its rules.
+AgentServerResult ServeAgent(std::istream& in, std::ostream& out, std::ostream& log,
+                             const PlayerForRules& player_for, const AgentServerOptions& options);
 
 }  // namespace lcfr::io
 

@@ -321,9 +321,13 @@ std::vector<std::string> BotNames() {
 
 absl::Status CheckPlayerRules(const Bot& player, const Rules& rules) {
   const std::optional<Rules> bound = player.BoundRules();
-  if (!bound.has_value() || *bound == rules) return absl::OkStatus();
+  return bound.has_value() ? CheckPlayerRules(*bound, rules) : absl::OkStatus();
+}
+
+absl::Status CheckPlayerRules(const Rules& bound, const Rules& rules) {
+  if (bound == rules) return absl::OkStatus();
   return absl::InvalidArgumentError(StrCat("the rules (", ToString(rules),
-                                           ") are not the player's (", ToString(*bound),
+                                           ") are not the player's (", ToString(bound),
                                            "): it plays only the rules it was built for"));
 }
 

@@ -94,6 +94,8 @@ class Bot {
 // "the rules (colors=6 ...) are not the player's (colors=5 ...): it plays only the rules it was
 // built for".
 absl::Status CheckPlayerRules(const Bot& player, const engine::Rules& rules);
+// The same for a player bound to `bound`.
+absl::Status CheckPlayerRules(const engine::Rules& bound, const engine::Rules& rules);
 
 class RandomBot final : public Bot {
  public:

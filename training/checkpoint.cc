@@ -113,9 +113,6 @@ absl::StatusOr<CheckpointPolicy> LoadModelPolicy(const std::string& file) {
   return policy;
 }
 
-std::string DefaultModelPath() { return std::string(LCFR_MODEL_DIR) + "/lost-cities.pt"; }
-std::string DefaultStudentPath() { return std::string(LCFR_MODEL_DIR) + "/lost-cities-student.pt"; }
-
 absl::StatusOr<std::unique_ptr<CheckpointBot>> CheckpointBot::Load(const std::string& path,
                                                                    play::PlayPolicy play) {
   auto policy = LoadCheckpointPolicy(path);

@@ -33,12 +33,6 @@ absl::StatusOr<CheckpointPolicy> LoadCheckpointPolicy(const std::string& path);
 // against the configuration's, every tensor's shape and finiteness.
 absl::StatusOr<CheckpointPolicy> LoadModelPolicy(const std::string& file);
 
-// The model `lcfr agent` and `lcfr play` use when given no --bot, --checkpoint or --model.
-std::string DefaultModelPath();
-// The shipped model's student (`lcfr distill`, models/lost-cities-student.pt): the rollouts'
-// model when agent and play search over the shipped model (docs/search.md).
-std::string DefaultStudentPath();
-
 // A Lost Cities bot that plays a checkpoint's policy (play/play_policy.h; by default the
 // strategy network's average strategy, sampled), one fp32 forward per decision on the CPU (for
 // `lcfr agent` and `lcfr play`). Not thread-safe.

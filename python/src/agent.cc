@@ -4,12 +4,14 @@
 
 #include "base/check.h"
 #include "base/stream_cat.h"
+#include "play/bots.h"
 #include "play/policy_bot.h"
 #include "search/config.h"
 #include "search/player.h"
 #include "training/compose.h"
 #include "training/config.h"
 #include "training/play_sources.h"
+#include "training/shipped_models.h"
 
 namespace lcfr::python {
 
@@ -20,8 +22,13 @@ absl::StatusOr<std::unique_ptr<Agent>> Agent::Load(const AgentOptions& o) {
   if (o.rollouts < 0) {
     return absl::InvalidArgumentError(StreamCat("rollouts: ", o.rollouts, " is negative"));
   }
-  const std::string model =
-      o.model.empty() && o.checkpoint.empty() ? training::DefaultModelPath() : o.model;
+  std::string model = o.model;
+  if (o.model.empty() && o.checkpoint.empty()) {
+    absl::StatusOr<std::string> shipped =
+        training::ShippedModelFor(o.rules.value_or(engine::Rules{}));
+    if (!shipped.ok()) return absl::InvalidArgumentError(shipped.status().message());
+    model = *std::move(shipped);
+  }
   absl::StatusOr<training::CheckpointPolicy> loaded =
       o.checkpoint.empty() ? training::LoadModelPolicy(model)
                            : training::LoadCheckpointPolicy(o.checkpoint);
@@ -30,6 +37,11 @@ absl::StatusOr<std::unique_ptr<Agent>> Agent::Load(const AgentOptions& o) {
     return absl::InvalidArgumentError(StreamCat(loaded->directory, ": a ",
                                                 training::GameName(loaded->config.run.game),
                                                 " checkpoint, not a Lost Cities one"));
+  }
+  if (o.rules.has_value()) {
+    if (absl::Status fits = play::CheckPlayerRules(loaded->config.rules, *o.rules); !fits.ok()) {
+      return absl::InvalidArgumentError(StreamCat(loaded->directory, ": ", fits.message()));
+    }
   }
   absl::StatusOr<play::PlayPolicy> play =
       training::ResolvePlayPolicy(loaded->config.play, o.policy, o.greedy);

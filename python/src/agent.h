@@ -26,7 +26,10 @@ namespace lcfr::python {
 struct AgentOptions {
   std::string
       model;  // a networks file (models/lost-cities.pt); "" with no checkpoint: the shipped one
-  std::string checkpoint;      // a checkpoint or run directory
+  std::string checkpoint;  // a checkpoint or run directory
+  // The game's rules: with no model or checkpoint, the shipped model of these rules
+  // (training/shipped_models.h); else they must be the model's. Unset: the classic rules' model.
+  std::optional<engine::Rules> rules;
   std::string policy;          // "current" or "average"; "" = the model card's
   std::optional<bool> greedy;  // unset: the card's
   std::optional<bool> search;  // unset: the card's

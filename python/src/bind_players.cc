@@ -193,12 +193,13 @@ void BindAgent(nb::module_& m) {
                     "A trained model or checkpoint playing its policy (docs/python.md). "
                     "Agent() is the shipped model as its card plays it.")
       .def(nb::new_([](std::optional<std::string> model, std::optional<std::string> checkpoint,
-                       std::optional<std::string> policy, std::optional<bool> greedy,
-                       std::optional<bool> search, int rollouts, const std::string& device,
-                       uint64_t seed) {
+                       std::optional<engine::Rules> rules, std::optional<std::string> policy,
+                       std::optional<bool> greedy, std::optional<bool> search, int rollouts,
+                       const std::string& device, uint64_t seed) {
              AgentOptions o;
              o.model = model.value_or("");
              o.checkpoint = checkpoint.value_or("");
+             o.rules = rules;
              o.policy = policy.value_or("");
              o.greedy = greedy;
              o.search = search;
@@ -208,11 +209,13 @@ void BindAgent(nb::module_& m) {
              return std::shared_ptr<Agent>(Take(Agent::Load(o)));
            }),
            nb::arg("model") = nb::none(), nb::arg("checkpoint") = nb::none(), nb::kw_only(),
-           nb::arg("policy") = nb::none(), nb::arg("greedy") = nb::none(),
-           nb::arg("search") = nb::none(), nb::arg("rollouts") = 0, nb::arg("device") = "cpu",
-           nb::arg("seed") = 0,
-           "model: a networks file (default: the shipped models/lost-cities.pt); checkpoint: a "
-           "checkpoint or run directory; policy: 'current' or 'average' (default: the card's); "
+           nb::arg("rules") = nb::none(), nb::arg("policy") = nb::none(),
+           nb::arg("greedy") = nb::none(), nb::arg("search") = nb::none(), nb::arg("rollouts") = 0,
+           nb::arg("device") = "cpu", nb::arg("seed") = 0,
+           "model: a networks file (default: the shipped model of the rules, "
+           "models/lost-cities.pt or models/lost-cities-6.pt); checkpoint: a checkpoint or run "
+           "directory; rules: the game's (a model's must match; default: the model's, or the "
+           "classic rules); policy: 'current' or 'average' (default: the card's); "
            "greedy, search: default the card's; rollouts: the search's budget; device: cpu, cuda "
            "or auto.")
       .def_prop_ro("rules", &Agent::rules)

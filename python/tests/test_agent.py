@@ -74,6 +74,16 @@ def test_agent_errors(tmp_path, shipped_model):
         agent.act(over)
 
 
+def test_the_shipped_model_of_the_rules(shipped_model):
+    # Agent(rules=) serves the shipped model whose card plays them, or says none does; a model
+    # given with other rules is refused, naming both.
+    assert lcfr.Agent(rules=lcfr.Rules()).rules == lcfr.Rules()
+    with pytest.raises(ValueError, match=r"no shipped model plays the rules \(colors=4 .*lost-cities.pt \(colors=5"):
+        lcfr.Agent(rules=lcfr.Rules(colors=4))
+    with pytest.raises(ValueError, match=r"the rules \(colors=6 .*are not the player's \(colors=5"):
+        lcfr.Agent(shipped_model, rules=lcfr.Rules(colors=6))
+
+
 def test_search_agent_acts(shipped_model):
     agent = lcfr.Agent(shipped_model, search=True, rollouts=64)
     assert agent.searching

@@ -279,32 +279,81 @@ six_line='{"rules":{"colors":6},"decision":"card","hand":["Y3","W6","R4","G9","Y
 hand10_line='{"rules":{"hand_size":10},"decision":"card","hand":["Y3","W6","R4","G9","Y10","G5","Y5","Y9","B2","B3"],"deck_size":40}'
 ranks10_line='{"rules":{"ranks":10,"min_rank":1},"decision":"card","hand":["Y3","W6","R4","G9","Y10","G5","Y5","Y1"],"deck_size":49}'
 four_line='{"rules":{"colors":4},"decision":"card","hand":["Y3","W6","B4","G9","Y10","G5","Y5","Y9"],"deck_size":32}'
+refusal="are not the player's"  # what agent_refuses expects the bad line's answer to say
 agent_refuses() {  # agent_refuses NAME BAD_LINE GOOD_LINE ARGS...: the bad line refused, the good one answered
   local name="$1" bad="$2" good="$3"
   shift 3
   printf '%s\n%s\n' "$bad" "$good" | "$lcfr" agent "$@" >"$tmp/agent_out" 2>"$tmp/agent_err"
   local code=$?
   if [[ $code -eq 2 && $(wc -l <"$tmp/agent_out") -eq 2 ]] &&
-     sed -n 1p "$tmp/agent_out" | grep -q "are not the player's" &&
+     sed -n 1p "$tmp/agent_out" | grep -qF "$refusal" &&
      sed -n 2p "$tmp/agent_out" | grep -qE '^\{"(play|discard)":"[YBWGRP][0-9*]+"\}$'; then
     pass
   else
     fail "$name: exit $code, $(head -c 600 "$tmp/agent_out") $(head -c 300 "$tmp/agent_err")"
   fi
 }
-agent_refuses "agent: a 6-colour line" "$six_line" "$line"
+# The default agent serves the shipped model of each line's rules (training/shipped_models.h): a
+# line of rules no shipped model plays is refused, naming the rules and the shipped models.
+refusal="no shipped model plays the rules"
+agent_refuses "agent: hands of 10" "$hand10_line" "$line"
+contains "$tmp/agent_out" "the rules (colors=5 ranks=9 min_rank=2 wagers=3 hand_size=10" "the refusal names the line's rules"
+contains "$tmp/agent_out" "lost-cities.pt (colors=5 ranks=9 min_rank=2 wagers=3 hand_size=8" "and the shipped model's"
+agent_refuses "agent: a 4-colour line" "$four_line" "$line"
+if [[ -f "$src/models/lost-cities-6.pt" ]]; then
+  expect_exit 0 "agent: the shipped 6-colour model" -- bash -c "printf '%s\n%s\n' '$six_line' '$line' | '$lcfr' agent"
+else
+  agent_refuses "agent: a 6-colour line, no 6-colour model shipped" "$six_line" "$line"
+fi
+refusal="are not the player's"
+agent_refuses "agent --model: a 6-colour line" "$six_line" "$line" --model "$src/models/lost-cities.pt"
 contains "$tmp/agent_out" "the rules (colors=6 ranks=9" "the refusal names the line's rules"
 contains "$tmp/agent_out" "are not the player's (colors=5 ranks=9" "and the model's"
-agent_refuses "agent: hands of 10" "$hand10_line" "$line"
-agent_refuses "agent: a 4-colour line" "$four_line" "$line"
 agent_refuses "agent --model student: ranks 1-10" "$ranks10_line" "$line" --model "$src/models/lost-cities-student.pt"
 agent_refuses "agent --checkpoint: a 6-colour line" "$six_line" "$line" --checkpoint "$run"
-agent_refuses "agent --search: a 6-colour line" "$six_line" "$line" --search --rollouts 8 --workers 1
+agent_refuses "agent --model --search: a 6-colour line" "$six_line" "$line" --model "$src/models/lost-cities.pt" --search --rollouts 8 --workers 1
 expect_exit 0 "train a 6-colour smoke model" -- "$lcfr" train --config "$src/configs/smoke.yaml" \
   --set rules.colors=6 --set run.iterations=1 --run-dir "$tmp/six" --quiet
 agent_refuses "agent --model 6-colour: a classic line" "$line" "$six_line" --model "$tmp/six/checkpoints/iter_000001/networks.pt"
 contains "$tmp/agent_out" "are not the player's (colors=6 ranks=9" "the refusal names the 6-colour model's rules"
 agent_refuses "agent --checkpoint 6-colour: a classic line" "$line" "$six_line" --checkpoint "$tmp/six"
+# Served by the rules: a models folder (LCFR_MODEL_DIR) with the classic model and the 6-colour
+# smoke model as lost-cities-6.pt. The default agent answers lines of both rule sets, eval and
+# play pick the model by --rule, and a model given with other rules is refused naming both.
+mkdir -p "$tmp/models"
+cp "$src/models/lost-cities.pt" "$src/models/lost-cities.yaml" "$src/models/lost-cities-student.pt" \
+  "$src/models/lost-cities-student.yaml" "$src/models/checksums.json" "$tmp/models/"
+expect_exit 0 "export the 6-colour smoke model" -- "$lcfr" export --checkpoint "$tmp/six" --out "$tmp/models/lost-cities-6.pt"
+printf '%s\n%s\n%s\n' "$line" "$six_line" "$line" | LCFR_MODEL_DIR="$tmp/models" "$lcfr" agent >"$tmp/agent_out" 2>"$tmp/agent_err"
+code=$?
+if [[ $code -eq 0 && $(grep -cE '^\{"(play|discard)":"[YBWGRP][0-9*]+"\}$' "$tmp/agent_out") -eq 3 ]]; then
+  pass
+else
+  fail "agent served by the rules: exit $code, $(cat "$tmp/agent_out" "$tmp/agent_err" | head -c 600)"
+fi
+contains "$tmp/agent_err" "lines of the rules (colors=6 ranks=9" "the agent says which model serves the 6-colour lines"
+contains "$tmp/agent_err" "$tmp/models/lost-cities-6.pt" "and names it"
+# The search over the 6-colour model (its card names no student: the model plays its rollouts).
+printf '%s\n' "$six_line" | LCFR_MODEL_DIR="$tmp/models" "$lcfr" agent --search --rollouts 8 --workers 1 >"$tmp/agent_out" 2>"$tmp/agent_err"
+code=$?
+if [[ $code -eq 0 ]] && grep -qE '^\{"(play|discard)":"[YBWGRP][0-9*]+"\}$' "$tmp/agent_out"; then
+  pass
+else
+  fail "agent --search over the 6-colour model: exit $code, $(cat "$tmp/agent_out" "$tmp/agent_err" | head -c 600)"
+fi
+LCFR_MODEL_DIR="$tmp/models" expect_exit 0 "eval --rule colors=6: the 6-colour model" -- "$lcfr" eval --rule colors=6 --opponent random --games 2 --json
+contains "$tmp/out" '"games":2' "eval plays the 6-colour model"
+LCFR_MODEL_DIR="$tmp/models" expect_exit 0 "play --rule colors=6: the 6-colour model" -- "$lcfr" play --rule colors=6 --auto random
+contains "$tmp/out" "$tmp/models/lost-cities-6.pt" "play names the 6-colour model"
+contains "$tmp/out" "game over" "and plays its game to the end"
+expect_exit 2 "eval --model 5-colour --rule colors=6" -- "$lcfr" eval --model "$src/models/lost-cities.pt" --rule colors=6 --games 2
+contains "$tmp/err" "--rule: the rules (colors=6 ranks=9" "eval names the rules"
+contains "$tmp/err" "are not the player's (colors=5 ranks=9" "and the model's"
+expect_exit 2 "eval --rule colors=4, no model of them" -- "$lcfr" eval --rule colors=4 --games 2
+contains "$tmp/err" "no shipped model plays the rules (colors=4" "eval says no shipped model plays them"
+expect_exit 0 "play --rule colors=4: the bot, said so" -- "$lcfr" play --rule colors=4 --auto random
+contains "$tmp/err" "no shipped model plays the rules (colors=4" "play says no shipped model plays them"
+contains "$tmp/out" "against heuristic-balanced" "and plays the bot"
 expect_exit 0 "train hybrid" -- "$lcfr" train --config "$src/configs/smoke.yaml" --set traversal.scheme=hybrid \
   --set run.iterations=1 --run-dir "$tmp/hybrid" --quiet
 expect_exit 2 "diagnose a run without a value network" -- "$lcfr" diagnose --checkpoint "$tmp/hybrid" --states 2

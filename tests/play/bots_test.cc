@@ -1,5 +1,8 @@
 #include "play/bots.h"
 
+#include <algorithm>
+#include <array>
+#include <bit>
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <string>
@@ -116,6 +119,66 @@ TEST_CASE("bots: Probability is the distribution the bot plays from", "[bots]") 
       }
       game.ApplyUnchecked(s, bot->ActOnState(game, s, rng));
     }
+  }
+}
+
+TEST_CASE("bots: in six colours each heuristic plays the sixth as it plays the other five",
+          "[bots]") {
+  // The 2019 edition's long game. Each heuristic plays 2,000 games against heuristic-balanced
+  // (seats alternating); per colour, how often it opened the expedition and how many cards it put
+  // there. The sixth colour's figures must lie among the other five's: a bot blind to it (a loop to
+  // 5, a table of 5) would leave it near 0.
+  Rules rules;
+  rules.colors = 6;
+  const LostCities game(rules);
+  auto random = *MakeBot("random");
+  auto discard = *MakeBot("discard-only");
+  for (const char* name :
+       {"heuristic-cautious", "heuristic-balanced", "heuristic-aggressive", "heuristic-noisy"}) {
+    INFO(name);
+    auto bot = *MakeBot(name);
+    auto balanced = *MakeBot("heuristic-balanced");
+    constexpr int kGames = 2000;
+    std::array<double, 6> opened{};
+    std::array<double, 6> cards{};
+    for (int g = 0; g < kGames; ++g) {
+      const int seat = g % 2;
+      Bot* bots[2] = {nullptr, nullptr};
+      bots[seat] = bot.get();
+      bots[1 - seat] = balanced.get();
+      Rng rng(static_cast<uint64_t>(1000 + g / 2));  // pairs of games on one deal
+      State s = game.Deal(rng);
+      while (!LostCities::IsTerminal(s)) {
+        game.ApplyUnchecked(s, bots[s.player]->ActOnState(game, s, rng));
+      }
+      for (int c = 0; c < 6; ++c) {
+        opened[c] += s.expedition[seat][c] != 0;
+        cards[c] += std::popcount(s.expedition[seat][c]);
+      }
+    }
+    double open_lo = 1e9, open_hi = 0, cards_lo = 1e9, cards_hi = 0;
+    for (int c = 0; c < 5; ++c) {
+      open_lo = std::min(open_lo, opened[c] / kGames),
+      open_hi = std::max(open_hi, opened[c] / kGames);
+      cards_lo = std::min(cards_lo, cards[c] / kGames),
+      cards_hi = std::max(cards_hi, cards[c] / kGames);
+    }
+    const double open6 = opened[5] / kGames;
+    const double cards6 = cards[5] / kGames;
+    INFO("opened: colours 1-5 in [" << open_lo << ", " << open_hi << "], the sixth " << open6
+                                    << "; cards: [" << cards_lo << ", " << cards_hi
+                                    << "], the sixth " << cards6);
+    // Within the others' range, widened by about four binomial standard errors at 2,000 games.
+    CHECK(open6 >= open_lo - 0.04);
+    CHECK(open6 <= open_hi + 0.04);
+    CHECK(cards6 >= cards_lo * 0.9);
+    CHECK(cards6 <= cards_hi * 1.1);
+    // And it plays the long game as it plays the classic one.
+    const MatchResult vs_random = PlayMatch(game, *bot, *random, 400, 31);
+    const MatchResult vs_discard = PlayMatch(game, *bot, *discard, 400, 32);
+    INFO("vs random " << vs_random.win_rate() << ", vs discard-only " << vs_discard.win_rate());
+    CHECK(vs_random.win_rate_ci().low >= 0.95);
+    CHECK(vs_discard.win_rate_ci().low > 0.70);
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "base/files.h"
 #include "training/checkpoint.h"
+#include "training/shipped_models.h"
 
 namespace lcfr::training {
 namespace {
