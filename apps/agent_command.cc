@@ -40,7 +40,8 @@ class ShippedPlayers {
     if (it == players_.end()) {
       absl::StatusOr<LoadedPlayer> loaded = LoadFor(rules);
       if (loaded.ok() && !players_.empty()) {
-        std::cerr << "[agent] lines of the rules (" << key << "): " << loaded->name << std::endl;
+        std::cerr << "[agent] lines of the rules (" << key << "): " << loaded->name
+                  << (loaded->searching ? ": " + loaded->summary : "") << std::endl;
       }
       it = players_.emplace(key, std::move(loaded)).first;
     }
