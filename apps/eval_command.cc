@@ -96,20 +96,15 @@ int BuildEvaluators(std::shared_ptr<const inference::ModelStore> store,
   return 0;
 }
 
-// lcfr eval --search: the searching player's games, `opts.workers` games at a time, over
-// `source` (null: over the bot --bot names).
+// lcfr eval --search: the searching player's games on `rules`, `opts.workers` games at a time,
+// over `source` (null: over the bot --bot names; RunEval checked that a model plays `rules`).
 int RunSearchEval(const EvalOptions& opts, const SearchOptions& options,
-                  const NetworkSource* source, const inference::InferenceConfig& inference) {
+                  const NetworkSource* source, const engine::Rules& rules,
+                  const inference::InferenceConfig& inference) {
   search::Blueprint blueprint;
-  absl::StatusOr<engine::Rules> rules = RulesFromOverrides(opts.rules);
-  if (!rules.ok()) {
-    PrintError("eval", std::string(rules.status().message()));
-    return kExitBadInput;
-  }
   std::string name = opts.bot;
   if (source != nullptr) {
     blueprint.play = source->play;
-    rules = source->policy.config.rules;  // RunEval checked that --rule restates them
     blueprint.SetValue(source->policy.config.traversal.cfr);
     name = source->policy.directory;
   } else {
@@ -126,11 +121,11 @@ int RunSearchEval(const EvalOptions& opts, const SearchOptions& options,
                               " --checkpoint or --model (the player's model)"));
     return kExitBadInput;
   }
-  const engine::LostCities game(*rules);
+  const engine::LostCities game(rules);
   std::shared_ptr<const inference::ModelStore> rollout_store;
   if (!config.rollout_model.empty()) {
     absl::StatusOr<std::shared_ptr<const inference::ModelStore>> rollouts =
-        LoadRolloutModel(config.rollout_model, *rules);
+        LoadRolloutModel(config.rollout_model, rules);
     if (!rollouts.ok()) {
       PrintError("eval", std::string(rollouts.status().message()));
       return kExitBadInput;
@@ -219,6 +214,11 @@ int RunEval(const EvalOptions& opts) {
     return kExitBadInput;
   }
   inference.device = *device;
+  const absl::StatusOr<engine::Rules> rules = RulesFromOverrides(opts.rules);
+  if (!rules.ok()) {
+    PrintError("eval", std::string(rules.status().message()));
+    return kExitBadInput;
+  }
   SearchOptions search = opts.search;
   if (!opts.bot.empty()) {
     if (!play::MakeBot(opts.bot).ok()) {
@@ -229,14 +229,9 @@ int RunEval(const EvalOptions& opts) {
       PrintError("eval", std::string(status.message()));
       return kExitBadInput;
     }
-    return RunSearchEval(opts, search, nullptr, inference);
+    return RunSearchEval(opts, search, nullptr, *rules, inference);
   }
   // The player: --checkpoint, --model, or the shipped model of the game's rules (--rule).
-  const absl::StatusOr<engine::Rules> rules = RulesFromOverrides(opts.rules);
-  if (!rules.ok()) {
-    PrintError("eval", std::string(rules.status().message()));
-    return kExitBadInput;
-  }
   std::string model = opts.model;
   if (opts.checkpoint.empty() && opts.model.empty()) {
     const absl::StatusOr<std::string> shipped = training::ShippedModelFor(*rules);
@@ -272,7 +267,7 @@ int RunEval(const EvalOptions& opts) {
       PrintError("eval", "--network names the player without search: drop it or --no-search");
       return kExitBadInput;
     }
-    return RunSearchEval(opts, search, &*source, inference);
+    return RunSearchEval(opts, search, &*source, source->policy.config.rules, inference);
   }
   const engine::LostCities game(source->policy.config.rules);
   // --network names one network outright (diagnosis); --policy picks by seat.

@@ -8,6 +8,7 @@
 #include "base/files.h"
 #include "base/strings.h"
 #include "training/config.h"
+#include "training/model_files.h"
 
 namespace lcfr::training {
 namespace {
@@ -30,9 +31,9 @@ absl::StatusOr<std::vector<ShippedModel>> ShippedModels(const std::string& dir) 
   for (const char* file : kShippedFiles) {
     const std::string path = StrCat(dir, "/", file);
     if (!PathExists(path)) continue;
-    const std::string name(file);
-    const std::string card = StrCat(dir, "/", name.substr(0, name.size() - 3), ".yaml");
-    const absl::StatusOr<TrainConfig> config = LoadConfigFile(card);
+    const absl::StatusOr<ModelFiles> files = ModelFilesOf(path, "a shipped model");
+    if (!files.ok()) return files.status();
+    const absl::StatusOr<TrainConfig> config = LoadConfigFile(files->config);
     if (!config.ok()) {
       return absl::Status(config.status().code(),
                           StrCat(path, ": its card: ", config.status().message()));
