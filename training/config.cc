@@ -478,6 +478,12 @@ absl::Status Validate(const TrainConfig& c) {
        }) {
     if (!s.ok()) return s;
   }
+  if (c.traversal.cfr.tail_cap > 0 && c.traversal.cfr.scheme != traversal::Scheme::kValue) {
+    return absl::InvalidArgumentError(
+        lcfr::StrCat("traversal.tail_cap: ", c.traversal.cfr.tail_cap,
+                     " needs scheme value (the cut leaf is the value network's estimate), not ",
+                     traversal::SchemeName(c.traversal.cfr.scheme)));
+  }
   if (c.network.architecture == inference::Architecture::kCards &&
       c.run.game != GameId::kLostCities) {
     return absl::InvalidArgumentError(

@@ -29,6 +29,9 @@ constexpr Field<CfrConfig> kCfrFields[] = {
     Number("value_sample_rate", &CfrConfig::value_sample_rate, 1e-9, 1,
            "value: probability that a tail decision of the traverser is recorded; escher: that a "
            "decision of a value traversal is"),
+    Number("tail_cap", &CfrConfig::tail_cap, 0, 1e6,
+           "value: a traversal's path is cut after N decisions from its start, its leaf the value "
+           "network's estimate (0: never)"),
     Choice<&CfrConfig::sampling_policy>(
         "sampling_policy", kSamplingPolicyNames,
         "escher: the traverser's fixed sampling policy (uniform | balanced over action classes)"),
@@ -58,6 +61,14 @@ PerKind<bool> SchemeSampleKinds(Scheme scheme) {
   return kinds;
 }
 
-absl::Status CfrConfig::Validate() const { return CheckRanges<CfrConfig>(*this, kCfrFields, ""); }
+absl::Status CfrConfig::Validate() const {
+  if (tail_cap > 0 && scheme != Scheme::kValue) {
+    return absl::InvalidArgumentError(
+        StrCat("tail_cap: ", tail_cap,
+               " needs scheme value (the cut leaf is the value network's estimate), not ",
+               SchemeName(scheme)));
+  }
+  return CheckRanges<CfrConfig>(*this, kCfrFields, "");
+}
 
 }  // namespace lcfr::traversal

@@ -82,6 +82,13 @@ def test_the_shipped_model_of_the_rules(shipped_model):
         lcfr.Agent(rules=lcfr.Rules(colors=4))
     with pytest.raises(ValueError, match=r"the rules \(colors=6 .*are not the player's \(colors=5"):
         lcfr.Agent(shipped_model, rules=lcfr.Rules(colors=6))
+    # The shipped six-colour model plays six-colour deals, and only those.
+    six = lcfr.Agent(rules=lcfr.Rules(colors=6))
+    assert six.rules == lcfr.Rules(colors=6)
+    s = lcfr.deal(lcfr.Rules(colors=6), seed=4)
+    assert six.act(s) in s.legal_actions()
+    with pytest.raises(ValueError, match=r"are not the agent's"):
+        six.act(lcfr.deal(seed=4))
 
 
 def test_search_agent_acts(shipped_model):

@@ -23,7 +23,8 @@ TEST_CASE("Config: configs/default.yaml is the embedded default and equals the s
 }
 
 TEST_CASE("Config: every shipped config parses and validates", "[config]") {
-  for (const char* name : {"default", "smoke", "kuhn", "leduc", "gpu", "strong", "strong-gpu"}) {
+  for (const char* name : {"default", "smoke", "kuhn", "leduc", "gpu", "strong", "strong-gpu",
+                           "strong-6", "strong-gpu-6"}) {
     INFO(name);
     auto config = LoadConfigFile(Source(std::string("configs/") + name + ".yaml"));
     REQUIRE(config.ok());
@@ -31,6 +32,16 @@ TEST_CASE("Config: every shipped config parses and validates", "[config]") {
     // (the composition root says there that the device is missing).
     CHECK(Validate(*config).ok());
   }
+}
+
+TEST_CASE("Config: the traversals' tail_cap needs the value scheme", "[config]") {
+  auto config = ParseConfig("traversal:\n  scheme: hybrid\n  tail_cap: 200\n", "x.yaml");
+  REQUIRE(config.ok());
+  CHECK_THAT(std::string(Validate(*config).message()),
+             Catch::Contains("traversal.tail_cap: 200 needs scheme value"));
+  config = ParseConfig("traversal:\n  tail_cap: 200\n", "x.yaml");
+  REQUIRE(config.ok());
+  CHECK(Validate(*config).ok());
 }
 
 TEST_CASE("Config: unknown keys and bad values are errors naming them", "[config]") {

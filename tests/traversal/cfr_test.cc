@@ -468,6 +468,41 @@ TEST_CASE("Traversal: fiber stacks hold a traversal down to the decision cap", "
                      << game.MaxDecisions());
 }
 
+TEST_CASE("Traversal: the value scheme's tail_cap cuts a looping game at the value network",
+          "[cfr]") {
+  LostCities game;  // max_decisions 1000
+  PileLoopEvaluator evaluator(&game);
+  BatcherConfig batcher_config;
+  batcher_config.width = 3;
+  FiberBatcher batcher(batcher_config, &evaluator);
+  CfrConfig cfr = FullRecordingCfrConfig();
+  cfr.scheme = Scheme::kValue;
+  cfr.hybrid_depth = 0;  // on-policy all the way down
+  cfr.tail_cap = 50;
+  std::vector<std::vector<float>> features(3, std::vector<float>(game.EncodingSize()));
+  SampleSet samples(ShapeOf(game));
+  std::vector<double> values(6, 0.0);
+  batcher.Run(6, [&](int64_t index, PolicyClient& policy) {
+    const TraversalParams<LostCities> params{&game, &cfr, 0, 1, index};
+    values[static_cast<size_t>(index)] =
+        RunTraversal(params, Rng(static_cast<uint64_t>(index)), policy, features[policy.slot()],
+                     samples, batcher.stats());
+  });
+  const WorkerStats& stats = batcher.stats();
+  CHECK(stats.capped_leaves == 6);
+  CHECK(stats.nodes == 6 * (cfr.tail_cap + 1));  // decisions 0..49, then the cut node
+  // The evaluator's "value network" puts 1/k on each of the k actions it prefers, so the cut
+  // node's sum_a sigma(a) Q(a) is 1/k for its mover. Each turn is two decisions (a card, then a
+  // draw), so decision 50 is player 1's: the traverser (player 0) gets -1/k.
+  for (double v : values) {
+    CHECK(v < 0.0);
+    CHECK(v >= -1.0);
+  }
+  cfr.scheme = Scheme::kHybrid;
+  CHECK_THAT(std::string(cfr.Validate().message()),
+             Catch::Contains("tail_cap: 50 needs scheme value"));
+}
+
 TEST_CASE("Traversal: configuration errors name the field", "[cfr]") {
   CfrConfig cfr = FullRecordingCfrConfig();
   cfr.epsilon = 0;
